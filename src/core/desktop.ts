@@ -1,0 +1,108 @@
+// The Desktop interface: the primitives a backend implements. Primitives only — no retries,
+// no settle policy, no restore logic: that is core's job and is written once (transaction.ts).
+// A backend file is named after the API it wraps (atspiTree.ts, x11Input.ts, axTree.ts…).
+
+import type {
+  ElementNode,
+  Frontmost,
+  Modifier,
+  PermissionCheck,
+  Point,
+  Rect,
+  RunningApp,
+  Screenshot,
+  TreeSnapshot,
+  WindowInfo,
+} from './model.js';
+import type { Progress } from './progress.js';
+
+export interface SnapshotLimits {
+  maxDepth: number;
+  maxElements: number;
+  /** The traversal stops at min(progress.deadline, now + maxMs) and flags the tree truncated. */
+  maxMs: number;
+}
+
+export type MouseButton = 'left' | 'right' | 'middle';
+
+export interface ClickOptions {
+  button: MouseButton;
+  /** 1 = single, 2 = double. */
+  count: 1 | 2;
+  modifiers: Modifier[];
+}
+
+/** Canonical key names (lower case): see keys.ts for the list and aliases. */
+export type KeyName = string;
+
+export interface ElementActionRequest {
+  element: ElementNode;
+  /** Canonical names: "press", "show-menu", "confirm", "cancel", "increment", "decrement", or a raw backend name. */
+  action: string;
+}
+
+/** Callbacks the backend's input guard calls while engaged. Must never throw into native code. */
+export interface GuardListener {
+  /** Plain Esc (no modifiers) pressed on a human device. */
+  onEscape(): void;
+  /** Any other human key/pointer event that the guard swallowed. */
+  onHumanInput(kind: 'key' | 'pointer'): void;
+}
+
+export interface EngagedGuard {
+  /** Idempotent; must not throw. */
+  release(): Promise<void>;
+}
+
+export type SettleOutcome = 'quiet' | 'cap' | 'unsupported';
+
+export interface OpenedApp extends RunningApp {
+  /** True when an already-running instance was used instead of starting a new one. */
+  reused: boolean;
+}
+
+export interface Desktop {
+  readonly platform: 'linux' | 'darwin' | 'test';
+
+  // — apps, windows, focus, cursor —
+  listApps(progress: Progress): Promise<RunningApp[]>;
+  /** Resolves a pid to the app, or null when it is not running / not on the accessibility bus. */
+  appForPid(pid: number, progress: Progress): Promise<RunningApp | null>;
+  frontmost(progress: Progress): Promise<Frontmost | null>;
+  /** Brings pid (optionally a window) to the front. Returns whether a live check confirmed it. */
+  activate(pid: number, windowId: number | undefined, progress: Progress): Promise<boolean>;
+  windows(pid: number | undefined, progress: Progress): Promise<WindowInfo[]>;
+  cursorPosition(): Promise<Point>;
+  /** Moves the pointer without clicking (warp). */
+  moveCursor(point: Point): Promise<void>;
+  /** Opens by name/id/path; resolves once the app answers on the accessibility bus. */
+  openApp(identifier: string, progress: Progress): Promise<OpenedApp>;
+
+  // — accessibility —
+  snapshot(pid: number, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot>;
+  performAction(request: ElementActionRequest, progress: Progress): Promise<void>;
+  setValue(element: ElementNode, value: string, progress: Progress): Promise<void>;
+  setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void>;
+  /** Waits until pid's UI has been quiet for quietMs (accessibility events), at most capMs. */
+  waitForQuiet(pid: number, quietMs: number, capMs: number, progress: Progress): Promise<SettleOutcome>;
+
+  // — synthetic input (must pass through the guard) —
+  click(point: Point, options: ClickOptions, progress: Progress): Promise<void>;
+  pressKey(key: KeyName, modifiers: Modifier[], progress: Progress): Promise<void>;
+  typeText(text: string, progress: Progress): Promise<void>;
+  /** Scroll by lines at a point: positive deltaY scrolls content down (wheel towards the user). */
+  scroll(point: Point, deltaX: number, deltaY: number, progress: Progress): Promise<void>;
+
+  // — capture —
+  /** Window capture when windowId is given, else the whole screen. */
+  screenshot(target: { windowId?: number; pid?: number; rect?: Rect }, progress: Progress): Promise<Screenshot>;
+
+  // — guard —
+  /** Blocks the human's hardware input; synthetic input from this process still passes. */
+  engageGuard(listener: GuardListener, progress: Progress): Promise<EngagedGuard>;
+
+  // — environment —
+  checkPermissions(progress: Progress): Promise<PermissionCheck[]>;
+  /** Releases connections; the process may exit afterwards. */
+  close(): Promise<void>;
+}

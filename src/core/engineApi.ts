@@ -1,0 +1,87 @@
+// The engine's public surface: what the MCP tools, the CLI and the Electron app call.
+// Implemented by Engine (engine.ts). Kept as an interface so the MCP layer and the app can be
+// tested against the real engine over a scripted desktop, and never reach past it.
+
+import type { PermissionCheck, RunningApp } from './model.js';
+import type { CallResult } from './result.js';
+import type { Step } from './steps.js';
+
+/** Who is calling, for the feed's filter and for cancelling on disconnect. */
+export interface CallContext {
+  /** MCP session / connection id. */
+  clientId?: string;
+  /** Aborts the call (client disconnected). Guard is still released and state restored. */
+  signal?: AbortSignal;
+}
+
+export interface ActRequest {
+  /** Tool name, used for the artifact file name and the feed. */
+  tool: string;
+  pid: number;
+  steps: Step[];
+}
+
+export interface CallStartedEvent {
+  callId: number;
+  tool: string;
+  pid?: number;
+  clientId?: string;
+  /** Arguments with secure text redacted. */
+  args: Record<string, unknown>;
+  startedAt: number;
+}
+
+export interface GuardEngagedEvent {
+  callId: number;
+  tool: string;
+  /** Overlay text, e.g. "AI: Clicking… — press Esc to cancel". */
+  label: string;
+}
+
+export interface GuardReleasedEvent {
+  callId: number;
+  reason: 'done' | 'cancelled' | 'watchdog' | 'error';
+}
+
+export interface StepEvent {
+  callId: number;
+  index: number;
+  label: string;
+}
+
+export interface CallFinishedEvent {
+  callId: number;
+  clientId?: string;
+  result: CallResult;
+}
+
+export interface EngineEventMap {
+  'call-started': CallStartedEvent;
+  'guard-engaged': GuardEngagedEvent;
+  'guard-released': GuardReleasedEvent;
+  step: StepEvent;
+  'call-finished': CallFinishedEvent;
+  log: { callId?: number; message: string };
+}
+
+export type EngineEventName = keyof EngineEventMap;
+
+export interface TandemEngine {
+  /** Opens (or reuses) an app and returns its tree: a read of the tree, no guard. */
+  open(identifier: string, context?: CallContext): Promise<CallResult>;
+  /** A disruptive, guarded transaction of one or more steps. */
+  act(request: ActRequest, context?: CallContext): Promise<CallResult>;
+  /** Re-traverses pid: read-only, never engages the guard, never moves anything. */
+  refresh(pid: number, context?: CallContext): Promise<CallResult>;
+  listApps(): Promise<RunningApp[]>;
+  checkPermissions(): Promise<PermissionCheck[]>;
+
+  /** While paused, act() answers a 'paused' error; read-only calls still work. */
+  setPaused(paused: boolean): void;
+  readonly paused: boolean;
+  /** The call being run right now, if any (tray status). */
+  readonly current: { callId: number; tool: string; app?: string } | null;
+
+  on<K extends EngineEventName>(event: K, listener: (payload: EngineEventMap[K]) => void): () => void;
+  close(): Promise<void>;
+}

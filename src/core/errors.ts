@@ -1,0 +1,42 @@
+// Domain errors. Backends map native failures (AXError, D-Bus errors, X errors) onto these codes
+// with a message that tells the model what to do next; the MCP layer turns them into isError
+// results without guessing.
+
+export type ErrorCode =
+  | 'bad-input' // the request is malformed: say what to send instead
+  | 'unknown-app' // no such pid / app identifier
+  | 'app-gone' // the target process exited during the call
+  | 'not-found' // element query matched nothing
+  | 'stale-element' // element_index no longer valid
+  | 'unsupported' // the backend or the element cannot do this
+  | 'permission' // OS permission missing (Accessibility, Screen Recording, DISPLAY…)
+  | 'timeout' // a deadline passed
+  | 'cancelled' // the human pressed Esc (or the client went away)
+  | 'watchdog' // the guard watchdog fired and gave control back
+  | 'paused' // the person paused agent control in the app
+  | 'busy' // reserved: the queue refused (not used while queueing is unbounded)
+  | 'internal';
+
+export class TandemError extends Error {
+  readonly code: ErrorCode;
+  /** Extra facts for the summary (e.g. candidates for a failed query, running apps). */
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'TandemError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function isTandemError(error: unknown, code?: ErrorCode): error is TandemError {
+  return error instanceof TandemError && (code === undefined || error.code === code);
+}
+
+/** Any thrown value as a TandemError, keeping the message. */
+export function toTandemError(error: unknown): TandemError {
+  if (error instanceof TandemError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new TandemError('internal', message);
+}

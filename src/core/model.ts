@@ -1,0 +1,102 @@
+// The element/tree model shared by every layer. Pure data: no OS, no protocol.
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** Screen rectangle in points (global coordinates, top-left of the primary display, y down). */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Canonical modifier names. Aliases (cmd, option, ctrl, super…) are resolved in `keys.ts`. */
+export type Modifier = 'shift' | 'control' | 'alt' | 'meta' | 'fn';
+
+export interface RunningApp {
+  pid: number;
+  name: string;
+  /** Bundle id on macOS, .desktop id or executable on Linux, when known. */
+  id?: string;
+}
+
+export interface WindowInfo {
+  /** Backend window id (X11 window, CGWindowID). */
+  windowId: number;
+  pid: number;
+  title: string;
+  bounds: Rect | null;
+}
+
+export interface Frontmost {
+  pid: number;
+  app: string;
+  windowId?: number;
+}
+
+/**
+ * One accessibility element. `handle` is opaque to core: only the backend that produced it can
+ * act on it, and only while the snapshot is fresh (a later action may find it stale).
+ */
+export interface ElementNode {
+  /** Stable within one snapshot: pre-order position. This is the `element_index` tools accept. */
+  index: number;
+  parentIndex: number | null;
+  depth: number;
+  /** Role in PascalCase without platform prefix, e.g. "PushButton", "Text", "Window". */
+  role: string;
+  /** The human-meaningful text: name, else value, else description. Never set for secure fields. */
+  text: string;
+  bounds: Rect | null;
+  /** On screen and not hidden (showing+visible on AT-SPI, on-screen frame on AX). */
+  visible: boolean;
+  enabled: boolean;
+  focused: boolean;
+  /** Offers a press/activate action. */
+  actionable: boolean;
+  /** Password/secure field: its value is never read, stored or written anywhere. */
+  secure: boolean;
+  selected?: boolean;
+  /** Window this element belongs to, when the backend knows it. */
+  windowId?: number;
+  /** Backend-stable identity (AT-SPI object path, AX element hash) used to match across snapshots. */
+  identity?: string;
+  handle: unknown;
+}
+
+export type TruncationReason = 'depth' | 'count' | 'time';
+
+export interface TreeSnapshot {
+  pid: number;
+  app: string;
+  elements: ElementNode[];
+  /** Set when a cap cut the traversal short; the file and the summary say so. */
+  truncated?: { reason: TruncationReason; detail: string };
+  /** Milliseconds the traversal took (for the summary and the bench). */
+  elapsedMs: number;
+}
+
+export interface Screenshot {
+  png: Buffer;
+  /** Screen rectangle (points) the image covers, to map a screen point onto the image. */
+  bounds: Rect;
+  /** Image pixels per point (2 on Retina). */
+  scale: number;
+}
+
+export type PermissionState = 'granted' | 'denied' | 'unknown' | 'not-applicable';
+
+export interface PermissionCheck {
+  /** Stable id: "accessibility", "screen-recording", "display", "xtest", "xinput", "atspi-bus"… */
+  id: string;
+  title: string;
+  state: PermissionState;
+  detail: string;
+  /** What the person should do when the state is not granted. */
+  remedy?: string;
+  /** A settings deep link or command the UI can offer. */
+  action?: { kind: 'open-url' | 'run-command'; value: string };
+}

@@ -1,0 +1,51 @@
+// What one tool call returns, before any protocol formatting. The MCP layer renders it as
+// `key: value` text plus structuredContent; the app's live feed renders the same object.
+
+export type CallStatus = 'ok' | 'cancelled' | 'watchdog' | 'error';
+
+export interface AppSwitch {
+  pid: number;
+  app: string;
+  /** Tree file of the app that took the front (its tree is also in `handoffTree`). */
+  file?: string;
+}
+
+export interface TextChange {
+  role: string;
+  before: string;
+  after: string;
+}
+
+export interface CallResult {
+  status: CallStatus;
+  tool: string;
+  pid: number;
+  app: string;
+  /** Tree (open/refresh) or diff (actions) file. */
+  file?: string;
+  fileBytes?: number;
+  elementCount: number;
+  visibleElements: number;
+  screenshot?: string;
+  /** One-line description of what changed ("3 added, 1 removed, 2 text changes"). */
+  summary: string;
+  textChanges: TextChange[];
+  /** The diff text (actions) — kept in memory for the feed; the model reads the file. */
+  diff?: string;
+  appSwitch?: AppSwitch;
+  /** Tree text of the app that took the front, when a handoff happened. */
+  handoffTree?: string;
+  /** Steps actually completed, in order, with what was done ("scrolled 6 lines to reach …"). */
+  stepsDone: string[];
+  stepsTotal: number;
+  /** Human key/pointer events swallowed while the guard was engaged. */
+  humanInputBlocked: number;
+  watchdogFired: boolean;
+  truncated?: string;
+  restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed' };
+  durationMs: number;
+  /** What the model should do next. */
+  hint: string;
+  /** Set when status is not ok. */
+  error?: { code: string; message: string };
+}

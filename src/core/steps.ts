@@ -1,0 +1,101 @@
+// Steps are what a disruptive call does between guard engage and settle. A tool call carries one
+// or more; they run in order inside one transaction with a cancellation checkpoint before and
+// after each (transaction.ts).
+
+import type { Modifier, Point } from './model.js';
+import type { MouseButton } from './desktop.js';
+
+/** Finds an element in the target app's current tree (query.ts). */
+export interface ElementQuery {
+  /** Case-insensitive substring of the element's text. */
+  text?: string;
+  /** Role filter, case-insensitive: matches a role that starts with or contains it ("button" matches "PushButton"). */
+  role?: string;
+  /** element_index from the latest snapshot of this pid. */
+  index?: number;
+}
+
+export type ClickTarget = { point: Point } | { query: ElementQuery };
+
+export interface ClickStep {
+  kind: 'click';
+  target: ClickTarget;
+  button: MouseButton;
+  count: 1 | 2;
+  modifiers: Modifier[];
+}
+
+export interface TypeStep {
+  kind: 'type';
+  text: string;
+}
+
+export interface PressStep {
+  kind: 'press';
+  key: string;
+  modifiers: Modifier[];
+}
+
+export interface ScrollStep {
+  kind: 'scroll';
+  point: Point;
+  /** Lines; positive = content moves up (wheel down), like the reference server's deltaY. */
+  deltaY: number;
+  deltaX: number;
+}
+
+export interface WaitStep {
+  kind: 'wait';
+  ms: number;
+}
+
+/** Accessibility-action path, for apps that ignore synthetic input. */
+export interface ElementActionStep {
+  kind: 'element-action';
+  query: ElementQuery;
+  action: string;
+}
+
+export interface SetValueStep {
+  kind: 'set-value';
+  query: ElementQuery;
+  value: string;
+}
+
+export interface SetSelectedStep {
+  kind: 'set-selected';
+  query: ElementQuery;
+  selected: boolean;
+}
+
+export type Step =
+  | ClickStep
+  | TypeStep
+  | PressStep
+  | ScrollStep
+  | WaitStep
+  | ElementActionStep
+  | SetValueStep
+  | SetSelectedStep;
+
+/** A short human-readable label for the overlay and the feed ("Clicking", "Typing"…). */
+export function stepVerb(step: Step): string {
+  switch (step.kind) {
+    case 'click':
+      return step.count === 2 ? 'Double-clicking' : step.button === 'right' ? 'Right-clicking' : 'Clicking';
+    case 'type':
+      return 'Typing';
+    case 'press':
+      return 'Pressing keys';
+    case 'scroll':
+      return 'Scrolling';
+    case 'wait':
+      return 'Waiting';
+    case 'element-action':
+      return 'Pressing';
+    case 'set-value':
+      return 'Setting a value';
+    case 'set-selected':
+      return 'Selecting';
+  }
+}
