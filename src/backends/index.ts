@@ -1,0 +1,26 @@
+// The one place that picks a backend for this OS. Everything else (launcher, Electron main)
+// imports this file only, never a backend folder, so a backend's native bindings load lazily
+// and only on its own platform.
+
+import type { Desktop } from '../core/desktop.js';
+import { TandemError } from '../core/errors.js';
+
+export interface BackendOptions {
+  /** X display for the Linux backend; defaults to $DISPLAY. */
+  display?: string;
+}
+
+export async function createDesktop(options: BackendOptions = {}): Promise<Desktop> {
+  switch (process.platform) {
+    case 'linux': {
+      const { createLinuxDesktop } = await import('./linux/index.js');
+      return createLinuxDesktop(options);
+    }
+    case 'darwin': {
+      const { createMacDesktop } = await import('./macos/index.js');
+      return createMacDesktop();
+    }
+    default:
+      throw new TandemError('unsupported', `Tandem has no backend for ${process.platform}: it runs on macOS and on Linux (X11).`);
+  }
+}
