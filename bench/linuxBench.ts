@@ -1,0 +1,155 @@
+// Linux bench: Tandem on a real (virtual) X desktop with real GTK apps. Starts its own desktop.
+//   - mousepad's whole tree: Tandem's snapshot vs a sequential per-node AT-SPI walk;
+//   - click_and_traverse round trip through a real MCP client (stdio), on the fixture app;
+//   - window screenshot; server spawn → MCP initialize; server RSS after 1,000 calls.
+// Goals (DESIGN): mousepad tree ≤ 15 ms and ≥ 20× faster than the per-node walk;
+// click_and_traverse p50 ≤ 120 ms. Printed as PASS/FAIL, never asserted in tests.
+
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { DEFAULT_GRACE_MS, DEFAULT_SNAPSHOT_LIMITS } from '../src/core/engine.js';
+import { createProgress } from '../src/core/progress.js';
+import { AtspiAccessibility } from '../src/backends/linux/atspiAccessibility.js';
+import { LinuxDesktop } from '../src/backends/linux/linuxDesktop.js';
+import { X11Display } from '../src/backends/linux/x11Display.js';
+import { FIXTURE_PATH, McpSession, SYSTEM_PYTHON } from '../scripts/lib/mcpSession.js';
+import { findElement } from '../scripts/lib/treeLines.js';
+import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../scripts/lib/virtualDesktop.js';
+import { sequentialWalk } from './lib/atspiWalk.js';
+import { formatMs, median, quantile, measure, type Measurement } from './lib/measure.js';
+import { printTable } from './lib/table.js';
+
+const TREE_GOAL_MS = 15;
+const TREE_RATIO_GOAL = 20;
+const CLICK_P50_GOAL_MS = 120;
+const CLICK_CALLS = 50;
+const RSS_CALLS = 1000;
+
+const progress = (): ReturnType<typeof createProgress> => createProgress({ timeoutMs: 30_000 });
+
+async function until<T>(check: () => Promise<T | null | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => null);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Starts an app on the desktop and waits until it is on the accessibility bus with a window. */
+async function startApp(desktop: VirtualDesktop, linux: LinuxDesktop, command: string, args: string[] = []): Promise<number> {
+  const pid = desktop.spawnApp(command, args).pid!;
+  await until(async () => (await linux.appForPid(pid, progress())) && (await linux.windows(pid, progress())).length > 0, `${command} on the bus`);
+  return pid;
+}
+
+function rssKiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+}
+
+function row(m: Measurement, note = ''): string[] {
+  return [m.name, String(m.runs), formatMs(m.medianMs), formatMs(m.p95Ms), note];
+}
+
+function verdict(ok: boolean): string {
+  return ok ? 'PASS' : 'FAIL';
+}
+
+export async function runLinuxBench(): Promise<void> {
+  ensureDesktopPackages();
+  const desktop = await startVirtualDesktop();
+  // The backend in-process, on the bench's desktop (no global env change).
+  const x11 = await X11Display.open({ display: desktop.display });
+  const atspi = await AtspiAccessibility.connect({ env: desktop.env, windowOrigin: (pid, title) => x11.windowOrigin(pid, title) });
+  const linux = new LinuxDesktop(x11, atspi);
+  const rows: string[][] = [];
+  const goals: string[][] = [];
+  try {
+    // — mousepad's whole tree —
+    const mousepad = await startApp(desktop, linux, 'mousepad');
+    let nodes = 0;
+    const snapshot = await measure('mousepad tree: Tandem snapshot', async () => {
+      nodes = (await linux.snapshot(mousepad, DEFAULT_SNAPSHOT_LIMITS, progress())).elements.length;
+    }, { warmup: 3, runs: 21 });
+    let walkedNodes = 0;
+    const walk = await measure('mousepad tree: sequential per-node walk', async () => {
+      walkedNodes = (await sequentialWalk(mousepad, desktop.env)).nodes;
+    }, { warmup: 1, runs: 5 });
+    const ratio = walk.medianMs / snapshot.medianMs;
+    rows.push(row(snapshot, `${nodes} elements`), row(walk, `${walkedNodes} nodes; snapshot is ${ratio.toFixed(1)}× faster`));
+    goals.push([`mousepad tree ≤ ${TREE_GOAL_MS} ms`, `${formatMs(snapshot.medianMs)} ms`, verdict(snapshot.medianMs <= TREE_GOAL_MS)]);
+    goals.push([`mousepad tree ≥ ${TREE_RATIO_GOAL}× the per-node walk`, `${ratio.toFixed(1)}×`, verdict(ratio >= TREE_RATIO_GOAL)]);
+
+    // — window screenshot —
+    const fixturePid = await startApp(desktop, linux, SYSTEM_PYTHON, [FIXTURE_PATH]);
+    let fixtureNodes = 0;
+    const fixtureTree = await measure('fixture tree: Tandem snapshot', async () => {
+      fixtureNodes = (await linux.snapshot(fixturePid, DEFAULT_SNAPSHOT_LIMITS, progress())).elements.length;
+    }, { warmup: 2, runs: 11 });
+    rows.push(row(fixtureTree, `${fixtureNodes} elements (a 200-row list)`));
+    const [fixtureWindow] = await linux.windows(fixturePid, progress());
+    const shot = await measure('window screenshot (PNG)', () => linux.screenshot({ windowId: fixtureWindow.windowId }, progress()), { warmup: 3, runs: 21 });
+    rows.push(row(shot, `${fixtureWindow.bounds?.width ?? '?'}x${fixtureWindow.bounds?.height ?? '?'} window`));
+
+    // — spawn → initialize —
+    const spawnSamples: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const session = await McpSession.start(desktop);
+      spawnSamples.push(performance.now() - started);
+      await session.close();
+    }
+    spawnSamples.sort((a, b) => a - b);
+    rows.push(['server spawn → MCP initialize', '5', formatMs(median(spawnSamples)), formatMs(quantile(spawnSamples, 0.95)), '`tandem mcp --direct` over stdio']);
+
+    // — click_and_traverse round trips through a real MCP client —
+    const session = await McpSession.start(desktop);
+    try {
+      const tree = (await session.callOk('refresh_traversal', { pid: fixturePid })).structured.file as string;
+      const counter = findElement(tree, 'Count: 0', 'button');
+      const click = { pid: fixturePid, x: counter.x, y: counter.y, width: counter.width, height: counter.height };
+      await session.callOk('click_and_traverse', click); // warm-up
+      const samples: number[] = [];
+      const engineMs: number[] = [];
+      for (let i = 0; i < CLICK_CALLS; i++) {
+        const started = performance.now();
+        const result = await session.callOk('click_and_traverse', click);
+        samples.push(performance.now() - started);
+        engineMs.push(Number(result.structured.duration_ms));
+      }
+      samples.sort((a, b) => a - b);
+      const p50 = quantile(samples, 0.5);
+      // Each call: tree before, guard, click, settle (quiet period), tree after, diff, screenshot,
+      // files, and the engine's late-Esc grace period.
+      rows.push(['click_and_traverse round trip (fixture)', String(CLICK_CALLS), formatMs(p50), formatMs(quantile(samples, 0.95)), `client-measured; the engine reports ${formatMs(median(engineMs))} ms (incl. ${DEFAULT_GRACE_MS} ms late-Esc grace)`]);
+      goals.push([`click_and_traverse p50 ≤ ${CLICK_P50_GOAL_MS} ms`, `${formatMs(p50)} ms`, verdict(p50 <= CLICK_P50_GOAL_MS)]);
+    } finally {
+      await session.close();
+    }
+
+    // — memory after many calls (a small window keeps 1,000 calls short) —
+    const helperPid = await startApp(desktop, linux, SYSTEM_PYTHON, [FIXTURE_PATH, '--helper']);
+    const longRun = await McpSession.start(desktop);
+    try {
+      await longRun.callOk('refresh_traversal', { pid: helperPid });
+      const before = rssKiB(longRun.pid);
+      const started = performance.now();
+      for (let i = 0; i < RSS_CALLS; i++) await longRun.callOk('refresh_traversal', { pid: helperPid });
+      const elapsed = performance.now() - started;
+      const after = rssKiB(longRun.pid);
+      rows.push([`server RSS after ${RSS_CALLS} refresh_traversal`, String(RSS_CALLS), formatMs(elapsed / RSS_CALLS), '', `${(after / 1024).toFixed(0)} MiB (was ${(before / 1024).toFixed(0)} MiB after 1 call)`]);
+    } finally {
+      await longRun.close();
+    }
+  } finally {
+    await linux.close().catch(() => {});
+    await desktop.stop();
+  }
+  printTable('Linux desktop (virtual X display, real GTK apps), times in ms', ['measure', 'runs', 'median', 'p95', 'note'], rows);
+  printTable('Goals', ['goal', 'measured', 'result'], goals);
+}
+
+// Run directly: `node --import tsx bench/linuxBench.ts`.
+if (import.meta.url === `file://${process.argv[1]}`) await runLinuxBench();

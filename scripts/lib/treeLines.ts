@@ -1,0 +1,36 @@
+// Reading Tandem's tree files (`[Role] "text" x:N y:N w:W h:H visible …`, see
+// src/core/treeFormat.ts) back into positions: for tests, the demo and the bench.
+import { readFileSync } from 'node:fs';
+
+export interface TreeLine {
+  role: string;
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  line: string;
+}
+
+const TREE_LINE = /^\s*\[(\w+)\] "((?:[^"\\]|\\.)*)"(?: x:(-?\d+) y:(-?\d+) w:(\d+) h:(\d+))?/;
+
+export function parseTreeLines(tree: string): TreeLine[] {
+  return tree.split('\n').flatMap((line) => {
+    const match = TREE_LINE.exec(line);
+    if (!match) return [];
+    const [, role, text, x, y, w, h] = match;
+    return [{ role, text, x: Number(x ?? NaN), y: Number(y ?? NaN), width: Number(w ?? NaN), height: Number(h ?? NaN), line }];
+  });
+}
+
+/** The first element whose text equals `text` (and role contains `role`), from a tree file. */
+export function findElement(treeFile: string, text: string, role?: string): TreeLine {
+  const lines = parseTreeLines(readFileSync(treeFile, 'utf8'));
+  const found = lines.find((line) => line.text === text && (!role || line.role.toLowerCase().includes(role.toLowerCase())));
+  if (!found) throw new Error(`No element "${text}" in ${treeFile}`);
+  return found;
+}
+
+export function centre(element: TreeLine): { x: number; y: number } {
+  return { x: Math.round(element.x + element.width / 2), y: Math.round(element.y + element.height / 2) };
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Installs the Debian packages that the tests and the demo need, and only those that are
+// missing. Plain JS (not TypeScript) because it runs before the build, on a fresh machine.
+//   node scripts/provision.mjs [--check]     (--check: report only, never install)
+// As root it runs apt-get itself; otherwise it prints the exact command and exits 1.
+import { spawnSync } from 'node:child_process';
+
+/** What each group is for, so nobody has to guess why a package is here. */
+export const DEBIAN_PACKAGES = {
+  // A virtual X desktop with the accessibility bus (see shared notes: linux-desktop.md).
+  desktop: ['xvfb', 'openbox', 'at-spi2-core', 'dbus-x11', 'x11-utils', 'xinput'],
+  // Real GTK apps the end-to-end suite drives, and the Python GTK fixture app.
+  apps: ['gtk-3-examples', 'zenity', 'mousepad', 'gir1.2-gtk-3.0', 'python3-gi'],
+  // Debian's Chromium for the renderer tests (Playwright cannot download a browser here).
+  browser: ['chromium'],
+  // Fonts so that screenshots show text rather than boxes.
+  fonts: ['fonts-dejavu-core'],
+};
+
+export function allPackages() {
+  return Object.values(DEBIAN_PACKAGES).flat();
+}
+
+export function missingPackages(packages = allPackages()) {
+  return packages.filter((name) => {
+    const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' });
+    return r.status !== 0 || !r.stdout.includes('install ok installed');
+  });
+}
+
+function run(cmd, args) {
+  console.error(`[provision] ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (r.status !== 0) throw new Error(`${cmd} exited with ${r.status}`);
+}
+
+export function provision({ checkOnly = false } = {}) {
+  if (process.platform !== 'linux') return true;
+  if (spawnSync('which', ['dpkg-query']).status !== 0) {
+    console.error('[provision] not a Debian/Ubuntu system: install Xvfb, openbox, at-spi2-core, GTK3 examples, zenity, mousepad, python3-gi and chromium with your package manager.');
+    return false;
+  }
+  const missing = missingPackages();
+  if (!missing.length) return true;
+  const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  if (checkOnly || process.getuid?.() !== 0) {
+    console.error(`[provision] missing Debian packages: ${missing.join(' ')}\n[provision] install them with:\n  sudo sh -c '${command}'`);
+    return false;
+  }
+  run('apt-get', ['update', '-qq']);
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing]);
+  return true;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const ok = provision({ checkOnly: process.argv.includes('--check') });
+  process.exit(ok ? 0 : 1);
+}

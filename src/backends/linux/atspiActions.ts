@@ -1,0 +1,156 @@
+// Element actions over AT-SPI: Action.DoAction, EditableText, Value and Selection.
+
+import type { ElementActionRequest } from '../../core/desktop.js';
+import { TandemError } from '../../core/errors.js';
+import type { ElementNode } from '../../core/model.js';
+import type { Progress } from '../../core/progress.js';
+import { IFACE } from '../../../native/linux/atspiProtocol.js';
+import { isCheckableRole, roleName } from '../../../native/linux/atspiRoles.js';
+import { STATE, hasState } from '../../../native/linux/atspiStates.js';
+import type { AtspiBus } from './atspiBus.js';
+import { atspiHandleOf, type AtspiHandle } from './atspiHandle.js';
+
+/** Canonical action names → AT-SPI action names toolkits use, best first. */
+const ACTION_ALIASES: Record<string, string[]> = {
+  press: ['click', 'press', 'activate', 'toggle', 'jump', 'open'],
+  'show-menu': ['popup', 'menu', 'showmenu', 'show menu', 'show_menu', 'context menu'],
+  confirm: ['activate', 'confirm', 'click', 'press'],
+  cancel: ['cancel', 'dismiss', 'close'],
+  increment: ['increment', 'increase'],
+  decrement: ['decrement', 'decrease'],
+  expand: ['expand', 'expand or contract', 'expand or collapse'],
+  collapse: ['collapse', 'expand or contract', 'expand or collapse'],
+  toggle: ['toggle', 'click', 'press', 'activate'],
+};
+
+/**
+ * The index of the action to run for `requested` among the element's action names, or null.
+ * Canonical names go through the alias list; "press" falls back to the first action; any
+ * other string must match a raw action name (case-insensitive).
+ */
+export function resolveActionIndex(requested: string, available: readonly string[]): number | null {
+  const lower = available.map((name) => name.toLowerCase());
+  const wanted = requested.trim().toLowerCase();
+  for (const candidate of ACTION_ALIASES[wanted] ?? []) {
+    const index = lower.indexOf(candidate);
+    if (index >= 0) return index;
+  }
+  const exact = lower.indexOf(wanted);
+  if (exact >= 0) return exact;
+  if (wanted === 'press' && available.length > 0) return 0;
+  return null;
+}
+
+export class AtspiActions {
+  private readonly bus: AtspiBus;
+
+  constructor(bus: AtspiBus) {
+    this.bus = bus;
+  }
+
+  async performAction(request: ElementActionRequest, progress: Progress): Promise<void> {
+    const handle = atspiHandleOf(request.element);
+    const action = request.action.trim().toLowerCase();
+    if ((action === 'increment' || action === 'decrement') && handle.interfaces.includes(IFACE.value)) {
+      const names = handle.interfaces.includes(IFACE.action) ? await this.actionNames(handle, progress) : [];
+      if (resolveActionIndex(action, names) === null) {
+        await this.stepValue(handle, action === 'increment' ? 1 : -1, progress);
+        return;
+      }
+    }
+    await this.doNamedAction(handle, request.action, describe(request.element), progress);
+  }
+
+  async setValue(element: ElementNode, value: string, progress: Progress): Promise<void> {
+    const handle = atspiHandleOf(element);
+    // The value is never logged: it may be a password.
+    if (handle.interfaces.includes(IFACE.editableText)) {
+      const [ok] = await this.bus.call(
+        { destination: handle.busName, path: handle.path, interface: IFACE.editableText, member: 'SetTextContents', signature: 's', body: [value] },
+        progress,
+        `set the text of ${describe(element)}`,
+      );
+      if (ok === false) throw new TandemError('unsupported', `${describe(element)} refused the new text (it may be read-only): click it and type instead.`);
+      return;
+    }
+    if (handle.interfaces.includes(IFACE.value)) {
+      const number = Number(value.trim());
+      if (value.trim() === '' || !Number.isFinite(number)) {
+        throw new TandemError('bad-input', `${describe(element)} takes a number; send the value as digits, e.g. "42" or "0.5".`);
+      }
+      await this.bus.setProperty(handle.busName, handle.path, IFACE.value, 'CurrentValue', 'd', number, progress, `set the value of ${describe(element)}`);
+      return;
+    }
+    throw new TandemError('unsupported', `${describe(element)} has no editable text or value: click it and type instead.`);
+  }
+
+  async setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void> {
+    const handle = atspiHandleOf(element);
+    if (handle.parentPath !== null && handle.indexInParent >= 0 && handle.parentInterfaces.includes(IFACE.selection) && !isCheckableRole(handle.role)) {
+      const member = selected ? 'SelectChild' : 'DeselectChild';
+      const [ok] = await this.bus.call(
+        { destination: handle.busName, path: handle.parentPath, interface: IFACE.selection, member, signature: 'i', body: [handle.indexInParent] },
+        progress,
+        `${selected ? 'select' : 'deselect'} ${describe(element)}`,
+      );
+      if (ok === false) throw new TandemError('unsupported', `The list refused to ${selected ? 'select' : 'deselect'} ${describe(element)}: click it instead.`);
+      return;
+    }
+    if (isCheckableRole(handle.role) || hasState(handle.states, STATE.checkable)) {
+      const [states] = await this.bus.call(
+        { destination: handle.busName, path: handle.path, interface: IFACE.accessible, member: 'GetState' },
+        progress,
+        `read the state of ${describe(element)}`,
+      );
+      const words = states as number[];
+      const isOn = hasState(words, STATE.checked) || hasState(words, STATE.pressed);
+      if (isOn === selected) return;
+      if (!selected && /radio/.test(roleName(handle.role))) {
+        throw new TandemError('unsupported', `A radio button is turned off by selecting another one of its group: select that one instead.`);
+      }
+      await this.doNamedAction(handle, 'toggle', describe(element), progress);
+      return;
+    }
+    throw new TandemError('unsupported', `${describe(element)} cannot be selected: it is neither in a selectable list nor a check box. Click it instead.`);
+  }
+
+  private async doNamedAction(handle: AtspiHandle, requested: string, label: string, progress: Progress): Promise<void> {
+    if (!handle.interfaces.includes(IFACE.action)) {
+      throw new TandemError('unsupported', `${label} offers no accessibility actions: click it instead.`);
+    }
+    const names = await this.actionNames(handle, progress);
+    const index = resolveActionIndex(requested, names);
+    if (index === null) {
+      throw new TandemError('unsupported', `${label} has no "${requested}" action. Its actions: ${names.length ? names.join(', ') : 'none'}.`, { actions: names });
+    }
+    const [ok] = await this.bus.call(
+      { destination: handle.busName, path: handle.path, interface: IFACE.action, member: 'DoAction', signature: 'i', body: [index] },
+      progress,
+      `${names[index] ?? requested} ${label}`,
+    );
+    if (ok === false) throw new TandemError('unsupported', `${label} refused the "${names[index]}" action (it may be disabled).`);
+  }
+
+  private async actionNames(handle: AtspiHandle, progress: Progress): Promise<string[]> {
+    const [actions] = await this.bus.call(
+      { destination: handle.busName, path: handle.path, interface: IFACE.action, member: 'GetActions' },
+      progress,
+      'read the element actions',
+    );
+    return (actions as Array<[string, string, string]>).map(([name]) => name);
+  }
+
+  private async stepValue(handle: AtspiHandle, direction: 1 | -1, progress: Progress): Promise<void> {
+    const read = (property: string): Promise<number> =>
+      this.bus.getProperty(handle.busName, handle.path, IFACE.value, property, progress, 'read the value').then(Number);
+    const [current, step, minimum, maximum] = await Promise.all([read('CurrentValue'), read('MinimumIncrement'), read('MinimumValue'), read('MaximumValue')]);
+    const increment = step > 0 ? step : 1;
+    const next = Math.min(maximum, Math.max(minimum, current + direction * increment));
+    await this.bus.setProperty(handle.busName, handle.path, IFACE.value, 'CurrentValue', 'd', next, progress, 'change the value');
+  }
+}
+
+function describe(element: ElementNode): string {
+  const text = element.secure ? '' : element.text.slice(0, 40);
+  return text ? `the ${element.role} "${text}"` : `the ${element.role} at index ${element.index}`;
+}

@@ -1,0 +1,28 @@
+// What an ElementNode's opaque `handle` holds on Linux: enough to reach the object again.
+
+import type { ElementNode } from '../../core/model.js';
+import { TandemError } from '../../core/errors.js';
+
+export interface AtspiHandle {
+  kind: 'atspi';
+  busName: string;
+  path: string;
+  role: number;
+  interfaces: string[];
+  states: number[];
+  /** Parent object path (same bus), null for the application root. */
+  parentPath: string | null;
+  parentInterfaces: string[];
+  /** Position among the parent's children, -1 when unknown. */
+  indexInParent: number;
+  /** Action names, when the snapshot read them (showing nodes). */
+  actionNames?: string[];
+}
+
+export function atspiHandleOf(element: ElementNode): AtspiHandle {
+  const handle = element.handle as Partial<AtspiHandle> | null | undefined;
+  if (!handle || handle.kind !== 'atspi' || typeof handle.busName !== 'string' || typeof handle.path !== 'string') {
+    throw new TandemError('stale-element', 'This element does not come from a Linux accessibility snapshot: call refresh_traversal and use the new element index.');
+  }
+  return handle as AtspiHandle;
+}

@@ -1,0 +1,450 @@
+// Snapshot of one app's accessibility tree: the whole app in one Cache.GetItems call, a live
+// look only where the cache is known to be incomplete (containers that manage descendants,
+// children the cache misplaces), then one parallel pass for geometry, actions and text.
+// A per-node walk costs ~1 ms per node; the cache ~4 ms for a whole app.
+
+import type { SnapshotLimits } from '../../core/desktop.js';
+import type { ElementNode, Point, Rect, TreeSnapshot } from '../../core/model.js';
+import type { Progress } from '../../core/progress.js';
+import { isTandemError } from '../../core/errors.js';
+import { CACHE_PATH, COORD_TYPE_SCREEN, IFACE, OFFSCREEN_COORDINATE, type CacheItem, type ObjectRef } from '../../../native/linux/atspiProtocol.js';
+import { ROLE, isButtonLikeRole, isCheckableRole, isTextRole, roleName, toPascalRole } from '../../../native/linux/atspiRoles.js';
+import { STATE, hasState } from '../../../native/linux/atspiStates.js';
+import type { AtspiApp } from './atspiApps.js';
+import type { AtspiBus } from './atspiBus.js';
+import type { AtspiHandle } from './atspiHandle.js';
+import {
+  adoptShowingOrphans,
+  applyLiveChildren,
+  assembleCacheTree,
+  childrenNeed,
+  flattenTree,
+  isShowing,
+  syntheticRoot,
+  type FlatNode,
+  type RawNode,
+  type RawTree,
+} from './atspiTreeModel.js';
+
+/** Longest text read from a Text interface (the tree line cuts shorter anyway). */
+export const TEXT_READ_CAP = 2000;
+/** Children read live under one descendant-managing container (GTK3 tree/list cells). */
+export const MANAGED_CHILDREN_CAP = 300;
+/** Nodes fetched one by one in a whole snapshot (walks of uncached subtrees). */
+export const LIVE_NODES_CAP = 1500;
+
+export type WindowOriginLookup = (pid: number, windowTitle: string) => Promise<Point | null>;
+
+interface Toolkit {
+  name: string;
+  version: string;
+}
+
+/** Truncation bookkeeping shared by the passes of one snapshot. */
+class Budget {
+  timedOut = false;
+  liveNodes = 0;
+  liveCapped = false;
+  constructor(readonly progress: Progress) {}
+
+  noteError(error: unknown): void {
+    if (isTandemError(error, 'timeout')) this.timedOut = true;
+    else if (isTandemError(error, 'cancelled')) throw error;
+    else if (this.progress.signal.aborted) throw error;
+  }
+
+  expired(): boolean {
+    if (Date.now() >= this.progress.deadline) this.timedOut = true;
+    return this.timedOut;
+  }
+}
+
+export class AtspiTree {
+  private readonly bus: AtspiBus;
+  private readonly windowOrigin?: WindowOriginLookup;
+  private readonly toolkits = new Map<string, Promise<Toolkit>>();
+  /** Apps (bus names) whose toolkit sets "showing" on windows only (GTK 4.8): see markShowingWhenVisible. */
+  private readonly showingFromVisible = new Set<string>();
+
+  constructor(bus: AtspiBus, windowOrigin?: WindowOriginLookup) {
+    this.bus = bus;
+    this.windowOrigin = windowOrigin;
+  }
+
+  async snapshot(app: AtspiApp, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot> {
+    const started = Date.now();
+    const budget = new Budget({ signal: progress.signal, log: progress.log, deadline: Math.min(progress.deadline, started + limits.maxMs) });
+    // Geometry of cached nodes is fetched while the cache's gaps are filled (one round trip
+    // less), unless the count cap would leave most of them out anyway.
+    const early = new Map<RawNode, Promise<NodeDetails>>();
+    const tree = await this.fetchTree(app, budget, (cached) => {
+      const showing = [...cached.byPath.values()].filter(isShowing);
+      if (showing.length > limits.maxElements) return;
+      for (const node of showing) {
+        const pending = this.detailsOf(app, node, budget);
+        // Awaited later if the node survives the caps; a cancel must not surface as unhandled.
+        pending.catch(() => {});
+        early.set(node, pending);
+      }
+    });
+    const flat = flattenTree(tree.root, limits.maxDepth, limits.maxElements);
+    const details = await this.fetchDetails(app, flat.nodes, budget, early);
+    const elements = flat.nodes.map((entry) => toElement(app.busName, entry, details.get(entry.node), flat.nodes));
+    let truncated: TreeSnapshot['truncated'] = flat.truncated;
+    if (budget.timedOut) {
+      const detail = tree.root.children.length === 0 && elements.length <= 1
+        ? `${app.name} did not answer within ${Date.now() - started} ms (it may be frozen or busy)`
+        : `stopped after ${Date.now() - started} ms: part of the tree or its geometry is missing`;
+      truncated = { reason: 'time', detail };
+    } else if (!truncated && budget.liveCapped) {
+      truncated = { reason: 'count', detail: `uncached subtrees cut at ${MANAGED_CHILDREN_CAP} children per list and ${LIVE_NODES_CAP} live nodes` };
+    }
+    return { pid: app.pid, app: app.name, elements, ...(truncated ? { truncated } : {}), elapsedMs: Date.now() - started };
+  }
+
+  // — structure —
+
+  private async fetchTree(app: AtspiApp, budget: Budget, onCached: (tree: RawTree) => void): Promise<RawTree> {
+    const empty = (): RawTree => ({ root: syntheticRoot(app.rootPath, app.name), byPath: new Map(), orphans: [] });
+    try {
+      // The cache object only exists once some client registered for an event.
+      await this.bus.registerEvent('object:children-changed', budget.progress);
+    } catch (error) {
+      budget.noteError(error);
+      if (budget.timedOut) return empty();
+    }
+    let items: CacheItem[] | null = null;
+    try {
+      const [body] = await this.bus.call(
+        { destination: app.busName, path: CACHE_PATH, interface: IFACE.cache, member: 'GetItems' },
+        budget.progress,
+        `read the accessibility tree of ${app.name}`,
+      );
+      items = body as CacheItem[];
+    } catch (error) {
+      if (isTandemError(error, 'app-gone')) throw error;
+      budget.noteError(error);
+      if (budget.timedOut) return empty();
+      // No cache (toolkits without one): fall back to a live walk from the root.
+    }
+    if (items === null) {
+      const root = syntheticRoot(app.rootPath, app.name);
+      const tree: RawTree = { root, byPath: new Map([[root.path, root]]), orphans: [] };
+      await this.walkChildren(app, tree, [root], budget, LIVE_NODES_CAP);
+      return tree;
+    }
+    const tree = assembleCacheTree(items, app.busName, app.rootPath, app.name);
+    if (isWindowRelativeToolkit(await this.toolkitOf(app, budget))) {
+      this.showingFromVisible.add(app.busName);
+      for (const node of tree.byPath.values()) markShowingWhenVisible(node);
+    }
+    onCached(tree);
+    await this.reconcile(app, tree, budget);
+    adoptShowingOrphans(tree);
+    return tree;
+  }
+
+  /** Live GetChildren where the cache is incomplete; walks what the cache never had. */
+  private async reconcile(app: AtspiApp, tree: RawTree, budget: Budget): Promise<void> {
+    const needs = [...tree.byPath.values()]
+      .map((node) => ({ node, need: childrenNeed(node) }))
+      .filter((entry) => entry.need !== null);
+    const missingByParent = await Promise.all(
+      needs.map(async ({ node, need }) => {
+        const refs = await this.liveChildren(app, node, budget);
+        if (refs === null) return { node, missing: [] as string[] };
+        const paths = need === 'walk' ? refs.slice(0, MANAGED_CHILDREN_CAP) : refs;
+        if (paths.length < refs.length) budget.liveCapped = true;
+        return { node, missing: applyLiveChildren(tree, node, paths) };
+      }),
+    );
+    await Promise.all(
+      missingByParent.map(async ({ node, missing }) => {
+        if (missing.length === 0) return;
+        const fetched = await this.fetchNodes(app, missing, budget);
+        // Keep the live order: fetched nodes go where GetChildren put them.
+        const position = new Map(missing.map((path, index) => [path, index]));
+        for (const child of fetched) {
+          child.parentPath = node.path;
+          tree.byPath.set(child.path, child);
+        }
+        node.children = mergeInOrder(node.children, fetched, position);
+        await this.walkChildren(app, tree, fetched.filter(isShowing), budget, LIVE_NODES_CAP);
+      }),
+    );
+  }
+
+  /** Level by level, in parallel: the children of `parents`, recursively, within the budget. */
+  private async walkChildren(app: AtspiApp, tree: RawTree, parents: RawNode[], budget: Budget, cap: number): Promise<void> {
+    let level = parents;
+    while (level.length > 0 && !budget.expired()) {
+      const next: RawNode[] = [];
+      await Promise.all(
+        level.map(async (parent) => {
+          if (parent.childCount === 0) return;
+          const refs = await this.liveChildren(app, parent, budget);
+          if (!refs || refs.length === 0) return;
+          const room = Math.max(0, Math.min(MANAGED_CHILDREN_CAP, cap - budget.liveNodes));
+          if (refs.length > room) budget.liveCapped = true;
+          const children = await this.fetchNodes(app, refs.slice(0, room), budget);
+          children.forEach((child, index) => {
+            child.parentPath = parent.path;
+            child.indexInParent = index;
+            tree.byPath.set(child.path, child);
+          });
+          parent.children = children;
+          next.push(...children.filter((child) => isShowing(child) || parent.role === ROLE.application));
+        }),
+      );
+      level = next;
+    }
+  }
+
+  private async liveChildren(app: AtspiApp, node: RawNode, budget: Budget): Promise<string[] | null> {
+    try {
+      const [refs] = await this.bus.call(
+        { destination: app.busName, path: node.path, interface: IFACE.accessible, member: 'GetChildren' },
+        budget.progress,
+        'list children',
+      );
+      return (refs as ObjectRef[]).filter((ref) => ref[0] === app.busName).map((ref) => ref[1]);
+    } catch (error) {
+      budget.noteError(error);
+      return null;
+    }
+  }
+
+  private async fetchNodes(app: AtspiApp, paths: string[], budget: Budget): Promise<RawNode[]> {
+    budget.liveNodes += paths.length;
+    const nodes = await Promise.all(paths.map((path, order) => this.fetchNode(app, path, order, budget)));
+    return nodes.filter((node): node is RawNode => node !== null);
+  }
+
+  /** One node, read live (what the cache would have told us). */
+  private async fetchNode(app: AtspiApp, path: string, order: number, budget: Budget): Promise<RawNode | null> {
+    const call = (member: string): Promise<unknown> =>
+      this.bus.call({ destination: app.busName, path, interface: IFACE.accessible, member }, budget.progress, 'read an element').then((body) => body[0]);
+    const property = (name: string): Promise<unknown> => this.bus.getProperty(app.busName, path, IFACE.accessible, name, budget.progress, 'read an element');
+    try {
+      const [role, states, interfaces, name, description, childCount] = await Promise.all([
+        call('GetRole'),
+        call('GetState'),
+        call('GetInterfaces'),
+        property('Name'),
+        property('Description'),
+        property('ChildCount'),
+      ]);
+      const node: RawNode = {
+        path,
+        parentPath: null,
+        indexInParent: -1,
+        childCount: Number(childCount),
+        interfaces: interfaces as string[],
+        name: String(name ?? ''),
+        role: Number(role),
+        description: String(description ?? ''),
+        states: states as number[],
+        children: [],
+        order,
+      };
+      if (this.showingFromVisible.has(app.busName)) markShowingWhenVisible(node);
+      return node;
+    } catch (error) {
+      budget.noteError(error);
+      return null;
+    }
+  }
+
+  // — details: geometry, actions, text —
+
+  private async fetchDetails(app: AtspiApp, nodes: FlatNode[], budget: Budget, early: Map<RawNode, Promise<NodeDetails>>): Promise<Map<RawNode, NodeDetails>> {
+    const details = new Map<RawNode, NodeDetails>();
+    await Promise.all(
+      nodes.map(async ({ node }) => {
+        details.set(node, await (early.get(node) ?? this.detailsOf(app, node, budget)));
+      }),
+    );
+    await this.correctWindowRelative(app, nodes, details, budget);
+    return details;
+  }
+
+  /** Geometry (showing nodes), action names (showing nodes) and text (unnamed text roles, never secure ones). */
+  private async detailsOf(app: AtspiApp, node: RawNode, budget: Budget): Promise<NodeDetails> {
+    const guard = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
+      if (budget.expired()) return undefined;
+      try {
+        return await work();
+      } catch (error) {
+        budget.noteError(error);
+        return undefined;
+      }
+    };
+    const entry: NodeDetails = {};
+    const showing = isShowing(node);
+    const tasks: Array<Promise<unknown>> = [];
+    if (showing && node.interfaces.includes(IFACE.component)) {
+      tasks.push(guard(() => this.extents(app, node.path, budget)).then((rect) => (entry.extents = rect)));
+    }
+    if (showing && node.interfaces.includes(IFACE.action)) {
+      tasks.push(guard(() => this.actionNames(app, node.path, budget)).then((names) => (entry.actionNames = names)));
+    }
+    if (!node.name && !isSecure(node) && isTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
+      tasks.push(guard(() => this.text(app, node.path, budget)).then((text) => (entry.text = text)));
+    }
+    await Promise.all(tasks);
+    return entry;
+  }
+
+  private async extents(app: AtspiApp, path: string, budget: Budget): Promise<Rect | null> {
+    const [box] = await this.bus.call(
+      { destination: app.busName, path, interface: IFACE.component, member: 'GetExtents', signature: 'u', body: [COORD_TYPE_SCREEN] },
+      budget.progress,
+      'read element geometry',
+    );
+    const [x, y, width, height] = box as number[];
+    // Unmapped widgets: INT_MIN (GTK3) or a -1 sized box (hidden notebook tab labels).
+    if (x === OFFSCREEN_COORDINATE || y === OFFSCREEN_COORDINATE || width < 0 || height < 0) return null;
+    return { x, y, width, height };
+  }
+
+  private async actionNames(app: AtspiApp, path: string, budget: Budget): Promise<string[]> {
+    const [actions] = await this.bus.call(
+      { destination: app.busName, path, interface: IFACE.action, member: 'GetActions' },
+      budget.progress,
+      'read element actions',
+    );
+    return (actions as Array<[string, string, string]>).map(([name]) => name);
+  }
+
+  /**
+   * One call, capped: toolkits clamp an end offset past the text (GTK3 and GTK4 do), and GTK4
+   * has no CharacterCount property to ask first.
+   */
+  private async text(app: AtspiApp, path: string, budget: Budget): Promise<string> {
+    const [text] = await this.bus.call(
+      { destination: app.busName, path, interface: IFACE.text, member: 'GetText', signature: 'ii', body: [0, TEXT_READ_CAP] },
+      budget.progress,
+      'read element text',
+    );
+    return String(text ?? '').slice(0, TEXT_READ_CAP);
+  }
+
+  /**
+   * GTK4 (4.8) reports extents relative to the toplevel even when screen coordinates are asked
+   * for: shift each window's subtree by the window's root position (from the X11 half).
+   */
+  private async correctWindowRelative(app: AtspiApp, nodes: FlatNode[], details: Map<RawNode, NodeDetails>, budget: Budget): Promise<void> {
+    if (!this.windowOrigin || nodes.length < 2) return;
+    const toolkit = await this.toolkitOf(app, budget);
+    if (!isWindowRelativeToolkit(toolkit)) return;
+    const originByIndex = new Map<number, Point | null>();
+    await Promise.all(
+      nodes
+        .filter((entry) => entry.depth === 1)
+        .map(async (entry) => {
+          const origin = await this.windowOrigin!(app.pid, entry.node.name).catch(() => null);
+          originByIndex.set(entry.index, origin);
+        }),
+    );
+    const windowOf: number[] = [];
+    for (const entry of nodes) {
+      windowOf[entry.index] = entry.depth === 1 ? entry.index : entry.parentIndex === null ? -1 : windowOf[entry.parentIndex];
+      const origin = originByIndex.get(windowOf[entry.index]);
+      const rect = details.get(entry.node)?.extents;
+      if (origin && rect) {
+        rect.x += origin.x;
+        rect.y += origin.y;
+      }
+    }
+  }
+
+  private toolkitOf(app: AtspiApp, budget: Budget): Promise<Toolkit> {
+    let known = this.toolkits.get(app.busName);
+    if (!known) {
+      const read = (property: string): Promise<string> =>
+        this.bus
+          .getProperty(app.busName, app.rootPath, IFACE.application, property, budget.progress, 'read the toolkit')
+          .then((value) => String(value ?? ''))
+          .catch(() => '');
+      known = Promise.all([read('ToolkitName'), read('Version')]).then(([name, version]) => ({ name, version }));
+      this.toolkits.set(app.busName, known);
+    }
+    return known;
+  }
+}
+
+interface NodeDetails {
+  /** undefined: not read; null: off screen. */
+  extents?: Rect | null;
+  actionNames?: string[];
+  text?: string;
+}
+
+export function isWindowRelativeToolkit(toolkit: Toolkit): boolean {
+  return /^gtk$/i.test(toolkit.name) && /^4\./.test(toolkit.version);
+}
+
+/**
+ * GTK 4.8 sets the showing state on windows only; its "visible" means mapped in a mapped
+ * window, which is what showing means elsewhere. Without this every GTK4 widget would look hidden.
+ */
+function markShowingWhenVisible(node: RawNode): void {
+  if (!hasState(node.states, STATE.visible) || hasState(node.states, STATE.showing)) return;
+  const states = [...node.states];
+  states[0] = ((states[0] ?? 0) | (1 << STATE.showing)) >>> 0;
+  node.states = states;
+}
+
+/** GTK 4.8 describes widgets without a tooltip by their class name ("GtkEntry"): no help to anyone. */
+function meaningfulDescription(description: string): string {
+  return /^Gtk[A-Z][A-Za-z]*$/.test(description) ? '' : description;
+}
+
+function isSecure(node: RawNode): boolean {
+  return node.role === ROLE.passwordText;
+}
+
+function mergeInOrder(existing: RawNode[], fetched: RawNode[], position: Map<string, number>): RawNode[] {
+  if (existing.length === 0) return fetched;
+  return [...existing, ...fetched.sort((a, b) => (position.get(a.path) ?? 0) - (position.get(b.path) ?? 0))];
+}
+
+function toElement(busName: string, entry: FlatNode, details: NodeDetails | undefined, all: FlatNode[]): ElementNode {
+  const { node } = entry;
+  const secure = isSecure(node);
+  const extents = details?.extents;
+  const showing = hasState(node.states, STATE.showing) && hasState(node.states, STATE.visible);
+  const parent = entry.parentIndex === null ? undefined : all[entry.parentIndex].node;
+  const actionNames = details?.actionNames;
+  const selectable = hasState(node.states, STATE.selectable) || isCheckableRole(node.role) || hasState(node.states, STATE.checkable);
+  const handle: AtspiHandle = {
+    kind: 'atspi',
+    busName,
+    path: node.path,
+    role: node.role,
+    interfaces: node.interfaces,
+    states: node.states,
+    parentPath: parent?.path ?? null,
+    parentInterfaces: parent?.interfaces ?? [],
+    indexInParent: parent ? parent.children.indexOf(node) : -1,
+    ...(actionNames ? { actionNames } : {}),
+  };
+  const text = node.name || (secure ? '' : (details?.text ?? '')) || meaningfulDescription(node.description);
+  return {
+    index: entry.index,
+    parentIndex: entry.parentIndex,
+    depth: entry.depth,
+    role: toPascalRole(roleName(node.role)),
+    text,
+    bounds: extents ?? null,
+    // Unmapped widgets answer INT_MIN geometry while still claiming to be showing.
+    visible: showing && extents !== null,
+    enabled: hasState(node.states, STATE.sensitive),
+    focused: hasState(node.states, STATE.focused),
+    actionable: (actionNames ? actionNames.length > 0 : node.interfaces.includes(IFACE.action)) || isButtonLikeRole(node.role),
+    secure,
+    ...(selectable ? { selected: hasState(node.states, STATE.selected) || hasState(node.states, STATE.checked) } : {}),
+    identity: `${busName}${node.path}`,
+    handle,
+  };
+}

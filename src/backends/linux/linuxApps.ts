@@ -1,0 +1,373 @@
+// Opening apps on Linux: by .desktop id or Name (XDG application dirs), by executable on PATH,
+// or by absolute path. An instance already on the accessibility bus is reused; otherwise the
+// app is started detached and we wait until it (or a child of it) shows a window on the bus.
+
+import { spawn } from 'node:child_process';
+import { constants as fsConstants } from 'node:fs';
+import { access, readFile, readdir, stat } from 'node:fs/promises';
+import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
+import type { OpenedApp } from '../../core/desktop.js';
+import { TandemError } from '../../core/errors.js';
+import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
+import { IFACE } from '../../../native/linux/atspiProtocol.js';
+import type { AtspiApp, AtspiApps } from './atspiApps.js';
+import type { AtspiBus } from './atspiBus.js';
+
+export const DEFAULT_OPEN_TIMEOUT_MS = 10_000;
+/** How often the bus is asked whether the new app has arrived (a wait on a condition, not a settle). */
+const ARRIVAL_POLL_MS = 50;
+
+// — .desktop entries (pure parts) —
+
+export interface DesktopEntry {
+  /** Desktop file id: path under applications/ with '/' → '-', e.g. "org.xfce.mousepad.desktop". */
+  id: string;
+  path: string;
+  name: string;
+  exec: string;
+  icon?: string;
+  wmClass?: string;
+  hidden: boolean;
+}
+
+/** The [Desktop Entry] group of a .desktop file (other groups, e.g. actions, are ignored). */
+export function parseDesktopEntry(text: string, id: string, path: string): DesktopEntry | null {
+  const values = new Map<string, string>();
+  let inMainGroup = false;
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    if (line.startsWith('[')) {
+      inMainGroup = line === '[Desktop Entry]';
+      continue;
+    }
+    if (!inMainGroup) continue;
+    const equals = line.indexOf('=');
+    if (equals <= 0) continue;
+    const key = line.slice(0, equals).trim();
+    if (!values.has(key)) values.set(key, line.slice(equals + 1).trim());
+  }
+  const type = values.get('Type');
+  const exec = values.get('Exec');
+  const name = values.get('Name');
+  if ((type !== undefined && type !== 'Application') || !exec || !name) return null;
+  return {
+    id,
+    path,
+    name: unescapeValue(name),
+    exec,
+    icon: values.get('Icon'),
+    wmClass: values.get('StartupWMClass'),
+    hidden: values.get('Hidden') === 'true',
+  };
+}
+
+/** The string-level escapes of the Desktop Entry spec: \s \n \t \r \\. */
+function unescapeValue(value: string): string {
+  return value.replace(/\\([sntr\\])/g, (_, code: string) => ({ s: ' ', n: '\n', t: '\t', r: '\r', '\\': '\\' })[code] ?? code);
+}
+
+/**
+ * Exec= to argv: quoting per the Desktop Entry spec, field codes removed (%f %F %u %U %d %D %n %N
+ * %v %m, and %i without an icon), %c → the name, %k → the file, %% → %.
+ */
+export function parseExecLine(exec: string, entry: { name?: string; icon?: string; path?: string } = {}): string[] {
+  const words: Array<{ text: string; quoted: boolean }> = [];
+  const source = unescapeValue(exec);
+  let current = '';
+  let quoted = false;
+  let inQuotes = false;
+  let started = false;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (inQuotes) {
+      if (char === '\\' && i + 1 < source.length && '"`$\\'.includes(source[i + 1])) {
+        current += source[++i];
+      } else if (char === '"') {
+        inQuotes = false;
+      } else {
+        current += char;
+      }
+    } else if (char === '"') {
+      inQuotes = true;
+      quoted = true;
+      started = true;
+    } else if (char === ' ' || char === '\t') {
+      if (started) words.push({ text: current, quoted });
+      current = '';
+      quoted = false;
+      started = false;
+    } else {
+      current += char;
+      started = true;
+    }
+  }
+  if (started) words.push({ text: current, quoted });
+
+  const argv: string[] = [];
+  for (const word of words) {
+    if (!word.quoted && word.text === '%i') {
+      if (entry.icon) argv.push('--icon', entry.icon);
+      continue;
+    }
+    // A word that is only a file/URL field code disappears (no file is passed).
+    if (!word.quoted && /^%[fFuUdDnNvm]$/.test(word.text)) continue;
+    const expanded = word.text.replace(/%(.)/g, (match, code: string) => {
+      switch (code) {
+        case '%':
+          return '%';
+        case 'c':
+          return entry.name ?? '';
+        case 'k':
+          return entry.path ?? '';
+        default:
+          return '';
+      }
+    });
+    if (expanded !== '' || word.quoted) argv.push(expanded);
+  }
+  return argv;
+}
+
+/** applications/ directories in lookup order: XDG_DATA_HOME first, then XDG_DATA_DIRS. */
+export function applicationDirs(env: NodeJS.ProcessEnv): string[] {
+  const dataHome = env.XDG_DATA_HOME || (env.HOME ? join(env.HOME, '.local/share') : '');
+  const dataDirs = (env.XDG_DATA_DIRS || '/usr/local/share:/usr/share').split(':').filter(Boolean);
+  return [dataHome, ...dataDirs].filter(Boolean).map((dir) => join(dir, 'applications'));
+}
+
+/** Every application entry visible to the user, first id wins (XDG precedence). */
+export async function loadDesktopEntries(env: NodeJS.ProcessEnv): Promise<DesktopEntry[]> {
+  const byId = new Map<string, DesktopEntry>();
+  for (const dir of applicationDirs(env)) {
+    for (const path of await listDesktopFiles(dir)) {
+      const id = relative(dir, path).split('/').join('-');
+      if (byId.has(id)) continue;
+      const text = await readFile(path, 'utf8').catch(() => null);
+      const entry = text === null ? null : parseDesktopEntry(text, id, path);
+      if (entry) byId.set(id, entry);
+    }
+  }
+  return [...byId.values()].filter((entry) => !entry.hidden);
+}
+
+async function listDesktopFiles(dir: string, depth = 0): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const files: string[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && depth < 3) files.push(...(await listDesktopFiles(path, depth + 1)));
+    else if (entry.name.endsWith('.desktop')) files.push(path);
+  }
+  return files;
+}
+
+/** Matches by desktop id (with or without ".desktop"), then by Name (case-insensitive). */
+export function findDesktopEntry(entries: readonly DesktopEntry[], identifier: string): DesktopEntry | null {
+  const wanted = identifier.trim().toLowerCase();
+  const withSuffix = wanted.endsWith('.desktop') ? wanted : `${wanted}.desktop`;
+  return (
+    entries.find((entry) => entry.id.toLowerCase() === withSuffix) ??
+    entries.find((entry) => entry.name.toLowerCase() === wanted) ??
+    // "mousepad" for org.xfce.mousepad.desktop: the last component of a reverse-DNS id.
+    entries.find((entry) => entry.id.toLowerCase().endsWith(`.${withSuffix}`)) ??
+    null
+  );
+}
+
+async function isExecutableFile(path: string): Promise<boolean> {
+  try {
+    await access(path, fsConstants.X_OK);
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export async function findOnPath(command: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  if (command.includes('/')) return null;
+  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, command);
+    if (await isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+// — what to start, and how to recognise it running —
+
+export interface LaunchTarget {
+  argv: string[];
+  name: string;
+  id: string;
+  /** Lower-case names a running instance may go by (exe basename, comm, app name, desktop id). */
+  matchNames: string[];
+  /** How the identifier was resolved, for messages. */
+  source: string;
+}
+
+const INTERPRETERS = /^(python[\d.]*|perl|ruby|node|nodejs|sh|bash|dash|env|java|gjs)$/;
+
+/** The program an argv really runs: the script for `python3 app.py`, the command for `env X=1 cmd`. */
+export function programName(argv: readonly string[]): string {
+  let index = 0;
+  while (index < argv.length) {
+    const name = basename(argv[index]);
+    if (!INTERPRETERS.test(name)) return name;
+    index++;
+    while (index < argv.length && (argv[index].startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[index]))) index++;
+  }
+  return basename(argv[argv.length - 1] ?? '');
+}
+
+function targetFromEntry(entry: DesktopEntry): LaunchTarget {
+  const argv = parseExecLine(entry.exec, { name: entry.name, icon: entry.icon, path: entry.path });
+  const id = entry.id.replace(/\.desktop$/, '');
+  const program = programName(argv);
+  return {
+    argv,
+    name: entry.name,
+    id,
+    matchNames: unique([program, program.slice(0, 15), entry.name, id, id.split('.').pop() ?? id, entry.wmClass ?? '']),
+    source: `desktop entry ${entry.path}`,
+  };
+}
+
+function targetFromExecutable(path: string): LaunchTarget {
+  const name = basename(path);
+  return { argv: [path], name, id: name, matchNames: unique([name, name.slice(0, 15)]), source: `executable ${path}` };
+}
+
+function unique(names: string[]): string[] {
+  return [...new Set(names.map((name) => name.toLowerCase()).filter(Boolean))];
+}
+
+/** Resolves an identifier to what to start; null when nothing matches. */
+export async function resolveLaunchTarget(identifier: string, env: NodeJS.ProcessEnv): Promise<LaunchTarget | null> {
+  const trimmed = identifier.trim();
+  if (trimmed === '') return null;
+  if (isAbsolute(trimmed)) {
+    if (trimmed.endsWith('.desktop')) {
+      const text = await readFile(trimmed, 'utf8').catch(() => null);
+      const entry = text === null ? null : parseDesktopEntry(text, basename(trimmed), trimmed);
+      return entry ? targetFromEntry(entry) : null;
+    }
+    return (await isExecutableFile(trimmed)) ? targetFromExecutable(trimmed) : null;
+  }
+  const entry = findDesktopEntry(await loadDesktopEntries(env), trimmed);
+  if (entry) return targetFromEntry(entry);
+  const onPath = await findOnPath(trimmed, env);
+  return onPath ? targetFromExecutable(onPath) : null;
+}
+
+/** Whether a running app is an instance of the target. */
+export function isInstanceOf(app: { name: string; id?: string }, target: LaunchTarget): boolean {
+  const names = new Set(target.matchNames);
+  return names.has(app.name.toLowerCase()) || (app.id !== undefined && names.has(app.id.toLowerCase()));
+}
+
+async function parentPid(pid: number): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may contain spaces and parentheses: parse after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether pid is `ancestor` or one of its descendants (a wrapper script's child). */
+export async function isSameOrDescendant(pid: number, ancestor: number): Promise<boolean> {
+  let current: number | null = pid;
+  for (let hops = 0; current !== null && current > 1 && hops < 64; hops++) {
+    if (current === ancestor) return true;
+    current = await parentPid(current);
+  }
+  return false;
+}
+
+// — opening —
+
+export class LinuxAppOpener {
+  constructor(
+    private readonly bus: AtspiBus,
+    private readonly apps: AtspiApps,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  async open(identifier: string, progress: Progress, timeoutMs = DEFAULT_OPEN_TIMEOUT_MS): Promise<OpenedApp> {
+    const target = await resolveLaunchTarget(identifier, this.env);
+    if (!target) {
+      const running = await this.apps.list(progress).catch(() => []);
+      // Not installed anywhere we can see, but running under that name (a script, an AppImage).
+      const wanted = identifier.trim().toLowerCase();
+      const runningMatch = running.find((app) => app.name.toLowerCase() === wanted || app.id?.toLowerCase() === wanted);
+      if (runningMatch) return { pid: runningMatch.pid, name: runningMatch.name, id: runningMatch.id, reused: true };
+      throw new TandemError(
+        'unknown-app',
+        `No app "${identifier}": no .desktop entry with that id or Name in ${applicationDirs(this.env).join(', ')}, no executable of that name on PATH, and it is not an absolute path to a program.` +
+          (running.length ? ` Running apps: ${running.map((app) => app.name).join(', ')}.` : ''),
+        { running: running.map((app) => ({ pid: app.pid, name: app.name })) },
+      );
+    }
+    const before = await this.apps.list(progress);
+    const existing = before.find((app) => isInstanceOf(app, target));
+    if (existing) return { pid: existing.pid, name: existing.name, id: target.id, reused: true };
+
+    progress.log(`starting ${target.argv[0]}`);
+    const child = await this.start(target);
+    const deadline = Math.min(progress.deadline, Date.now() + timeoutMs);
+    const knownPids = new Set(before.map((app) => app.pid));
+    while (Date.now() < deadline) {
+      throwIfAborted(progress);
+      const step = { signal: progress.signal, log: progress.log, deadline: Math.min(deadline, Date.now() + 1000) };
+      const apps = await this.apps.list(step).catch(() => [] as AtspiApp[]);
+      for (const app of apps) {
+        if (knownPids.has(app.pid)) continue;
+        const ours = await isSameOrDescendant(app.pid, child.pid);
+        // A launcher that handed over to another process (single-instance apps) and exited.
+        const handedOver = child.exited && isInstanceOf(app, target);
+        if ((ours || handedOver) && (await this.hasWindow(app, step))) {
+          return { pid: app.pid, name: app.name, id: target.id, reused: false };
+        }
+      }
+      await sleep(Math.min(ARRIVAL_POLL_MS, Math.max(0, deadline - Date.now())), progress);
+    }
+    const exitNote = child.exited ? ` The process exited (code ${child.exitCode ?? 'unknown'}).` : ' The process is still running but did not register a window on the accessibility bus (NO_AT_BRIDGE=1 or a toolkit without AT-SPI support?).';
+    throw new TandemError('timeout', `Started "${target.argv.join(' ')}" (from ${target.source}, pid ${child.pid}) but no window of it appeared on the accessibility bus within ${Math.round(timeoutMs / 1000)} s.${exitNote}`, {
+      pid: child.pid,
+    });
+  }
+
+  private start(target: LaunchTarget): Promise<{ pid: number; exited: boolean; exitCode: number | null }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(target.argv[0], target.argv.slice(1), { detached: true, stdio: 'ignore', env: this.env });
+      const state = { pid: child.pid ?? -1, exited: false, exitCode: null as number | null };
+      // Reaped by Node (PID 1 in a container may not reap orphans); never keeps Tandem alive.
+      child.on('exit', (code) => {
+        state.exited = true;
+        state.exitCode = code;
+      });
+      child.once('error', (error) => {
+        reject(new TandemError('unknown-app', `Could not start "${target.argv.join(' ')}" (from ${target.source}): ${error.message}`));
+      });
+      child.once('spawn', () => {
+        child.unref();
+        resolve(state);
+      });
+    });
+  }
+
+  private async hasWindow(app: AtspiApp, progress: Progress): Promise<boolean> {
+    try {
+      const [children] = await this.bus.call(
+        { destination: app.busName, path: app.rootPath, interface: IFACE.accessible, member: 'GetChildren' },
+        progress,
+        'list the windows of the new app',
+      );
+      return (children as unknown[]).length > 0;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,126 @@
+// The Linux desktop: core's Desktop made of its two halves — X11 (windows, focus, cursor,
+// synthetic input, capture, the input guard) and AT-SPI (apps, trees, element actions, settle).
+// Composition only: each call goes to the half that owns it, nothing is decided here.
+
+import type {
+  ClickOptions,
+  Desktop,
+  ElementActionRequest,
+  EngagedGuard,
+  GuardListener,
+  KeyName,
+  OpenedApp,
+  SettleOutcome,
+  SnapshotLimits,
+} from '../../core/desktop.js';
+import type { ElementNode, Frontmost, Modifier, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from '../../core/model.js';
+import type { Progress } from '../../core/progress.js';
+import type { AtspiAccessibility } from './atspiAccessibility.js';
+import type { X11Display } from './x11Display.js';
+
+export class LinuxDesktop implements Desktop {
+  readonly platform = 'linux' as const;
+
+  constructor(
+    private readonly x11: X11Display,
+    private readonly atspi: AtspiAccessibility,
+  ) {}
+
+  // — apps, windows, focus, cursor —
+
+  listApps(progress: Progress): Promise<RunningApp[]> {
+    return this.atspi.listApps(progress);
+  }
+
+  appForPid(pid: number, progress: Progress): Promise<RunningApp | null> {
+    return this.atspi.appForPid(pid, progress);
+  }
+
+  frontmost(progress: Progress): Promise<Frontmost | null> {
+    return this.x11.frontmost(progress);
+  }
+
+  activate(pid: number, windowId: number | undefined, progress: Progress): Promise<boolean> {
+    return this.x11.activate(pid, windowId, progress);
+  }
+
+  windows(pid: number | undefined, progress: Progress): Promise<WindowInfo[]> {
+    return this.x11.windows(pid, progress);
+  }
+
+  cursorPosition(): Promise<Point> {
+    return this.x11.cursorPosition();
+  }
+
+  moveCursor(point: Point): Promise<void> {
+    return this.x11.moveCursor(point);
+  }
+
+  openApp(identifier: string, progress: Progress): Promise<OpenedApp> {
+    return this.atspi.openApp(identifier, progress);
+  }
+
+  // — accessibility —
+
+  snapshot(pid: number, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot> {
+    return this.atspi.snapshot(pid, limits, progress);
+  }
+
+  performAction(request: ElementActionRequest, progress: Progress): Promise<void> {
+    return this.atspi.performAction(request, progress);
+  }
+
+  setValue(element: ElementNode, value: string, progress: Progress): Promise<void> {
+    return this.atspi.setValue(element, value, progress);
+  }
+
+  setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void> {
+    return this.atspi.setSelected(element, selected, progress);
+  }
+
+  waitForQuiet(pid: number, quietMs: number, capMs: number, progress: Progress): Promise<SettleOutcome> {
+    return this.atspi.waitForQuiet(pid, quietMs, capMs, progress);
+  }
+
+  // — synthetic input —
+
+  click(point: Point, options: ClickOptions, progress: Progress): Promise<void> {
+    return this.x11.click(point, options, progress);
+  }
+
+  pressKey(key: KeyName, modifiers: Modifier[], progress: Progress): Promise<void> {
+    return this.x11.pressKey(key, modifiers, progress);
+  }
+
+  typeText(text: string, progress: Progress): Promise<void> {
+    return this.x11.typeText(text, progress);
+  }
+
+  scroll(point: Point, deltaX: number, deltaY: number, progress: Progress): Promise<void> {
+    return this.x11.scroll(point, deltaX, deltaY, progress);
+  }
+
+  // — capture and guard —
+
+  screenshot(target: { windowId?: number; pid?: number; rect?: Rect }, progress: Progress): Promise<Screenshot> {
+    return this.x11.screenshot(target, progress);
+  }
+
+  engageGuard(listener: GuardListener, progress: Progress): Promise<EngagedGuard> {
+    return this.x11.engageGuard(listener, progress);
+  }
+
+  // — environment —
+
+  async checkPermissions(progress: Progress): Promise<PermissionCheck[]> {
+    const [display, accessibility] = await Promise.all([this.x11.checks(progress), this.atspi.checks(progress)]);
+    return [...display, ...accessibility];
+  }
+
+  async close(): Promise<void> {
+    // Both halves are closed even when one fails: the process may exit right after.
+    const results = await Promise.allSettled([this.atspi.close(), this.x11.close()]);
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+}

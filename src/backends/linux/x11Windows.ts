@@ -1,0 +1,196 @@
+// Windows, focus and cursor over EWMH (the window manager's root-window properties) and core X.
+
+import { readFile } from 'node:fs/promises';
+import type { Frontmost, Point, Rect, WindowInfo } from '../../core/model.js';
+import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
+import type { ResExtension } from 'x11';
+import type { X11Connection } from '../../../native/linux/x11Connection.js';
+
+/** How long activate() polls _NET_ACTIVE_WINDOW before answering that it did not take. */
+const ACTIVATE_CHECK_MS = 300;
+const ACTIVATE_POLL_MS = 10;
+/** EWMH source indication "pager": window managers honour it without focus-stealing checks. */
+const SOURCE_PAGER = 2;
+
+export class X11Windows {
+  constructor(
+    private readonly connection: X11Connection,
+    private readonly resources: ResExtension | null = null,
+  ) {}
+
+  /** Managed toplevel client windows, oldest first (_NET_CLIENT_LIST). */
+  async clientList(): Promise<number[]> {
+    return this.connection.cardinals(this.connection.root, '_NET_CLIENT_LIST');
+  }
+
+  async activeWindow(): Promise<number | null> {
+    const [window] = await this.connection.cardinals(this.connection.root, '_NET_ACTIVE_WINDOW');
+    return window ? window : null;
+  }
+
+  /**
+   * The process that owns a window: _NET_WM_PID when the app set it, else the X server's own
+   * answer (X-Resource, from the kernel's socket credentials of a local client).
+   */
+  async windowPid(window: number): Promise<number | null> {
+    const [pid] = await this.connection.cardinals(window, '_NET_WM_PID').catch(() => [] as number[]);
+    if (pid) return pid;
+    return this.ownerPid(window);
+  }
+
+  private async ownerPid(window: number): Promise<number | null> {
+    const resources = this.resources;
+    if (!resources || resources.major < 1 || (resources.major === 1 && resources.minor < 2)) return null;
+    const ids = await this.connection
+      .request<Array<{ mask: number; value: number[] }>>((callback) =>
+        resources.QueryClientIds([{ client: window, mask: resources.ClientIdMask.LocalClientPID }], callback),
+      )
+      .catch(() => []);
+    const pid = ids.find((id) => id.mask & resources.ClientIdMask.LocalClientPID)?.value[0];
+    return pid ? pid : null;
+  }
+
+  async windowTitle(window: number): Promise<string> {
+    const title = await this.connection.text(window, '_NET_WM_NAME').catch(() => '');
+    if (title) return title;
+    return this.connection.text(window, 'WM_NAME').catch(() => '');
+  }
+
+  /**
+   * The client area on screen, without the invisible shadow a client-side-decorated window draws
+   * around itself. The window manager reparents the client into a frame, so its own x/y are
+   * frame-relative: translate to the root instead.
+   */
+  async clientBounds(window: number): Promise<Rect | null> {
+    try {
+      const [origin, geometry, inset] = await Promise.all([this.rootPosition(window), this.geometry(window), this.decorationInset(window)]);
+      return {
+        x: origin.x + inset.left,
+        y: origin.y + inset.top,
+        width: Math.max(0, geometry.width - inset.left - inset.right),
+        height: Math.max(0, geometry.height - inset.top - inset.bottom),
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Where the visible window starts inside a client-side-decorated toplevel (GTK's
+   * _GTK_FRAME_EXTENTS: left, right, top, bottom shadow widths); zero for ordinary windows.
+   */
+  async decorationInset(window: number): Promise<{ left: number; right: number; top: number; bottom: number }> {
+    const [left = 0, right = 0, top = 0, bottom = 0] = await this.connection.cardinals(window, '_GTK_FRAME_EXTENTS').catch(() => [] as number[]);
+    return { left, right, top, bottom };
+  }
+
+  async rootPosition(window: number): Promise<Point> {
+    const reply = await this.connection.request<{ destX: number; destY: number }>((callback) =>
+      this.connection.client.TranslateCoordinates(window, this.connection.root, 0, 0, callback),
+    );
+    return { x: reply.destX, y: reply.destY };
+  }
+
+  geometry(drawable: number): Promise<{ width: number; height: number; xPos: number; yPos: number; depth: number; borderWidth: number }> {
+    return this.connection.request((callback) => this.connection.client.GetGeometry(drawable, callback));
+  }
+
+  /** The window manager's frame around a client: its ancestor that is a child of the root. */
+  async frameOf(window: number): Promise<number> {
+    let current = window;
+    for (let depth = 0; depth < 16; depth++) {
+      const tree = await this.connection.request<{ root: number; parent: number }>((callback) => this.connection.client.QueryTree(current, callback));
+      if (tree.parent === tree.root || tree.parent === 0) return current;
+      current = tree.parent;
+    }
+    return current;
+  }
+
+  async windows(pid: number | undefined, progress: Progress): Promise<WindowInfo[]> {
+    throwIfAborted(progress);
+    const list = await this.clientList();
+    const described = await Promise.all(
+      list.map(async (windowId) => {
+        const windowPid = await this.windowPid(windowId);
+        if (pid !== undefined && windowPid !== pid) return null;
+        const [title, bounds] = await Promise.all([this.windowTitle(windowId), this.clientBounds(windowId)]);
+        return { windowId, pid: windowPid ?? 0, title, bounds } satisfies WindowInfo;
+      }),
+    );
+    return described.filter((info): info is WindowInfo => info !== null);
+  }
+
+  async frontmost(progress: Progress): Promise<Frontmost | null> {
+    throwIfAborted(progress);
+    const window = await this.activeWindow();
+    if (!window) return null;
+    const pid = await this.windowPid(window);
+    if (!pid) return null;
+    return { pid, app: await processName(pid), windowId: window };
+  }
+
+  /** Asks the window manager to activate the window, then checks that it did. */
+  async activate(pid: number, windowId: number | undefined, progress: Progress): Promise<boolean> {
+    throwIfAborted(progress);
+    const target = windowId ?? (await this.topWindowOf(pid));
+    if (!target) return false;
+    const current = (await this.activeWindow()) ?? 0;
+    const messageType = await this.connection.atom('_NET_ACTIVE_WINDOW');
+    this.connection.client.SendClientMessage(this.connection.root, target, messageType, 32, [SOURCE_PAGER, 0, current, 0, 0]);
+    await this.connection.sync();
+    const deadline = Math.min(progress.deadline, Date.now() + ACTIVATE_CHECK_MS);
+    for (;;) {
+      const active = await this.activeWindow();
+      if (active && (await this.tookFocus(active, target, windowId === undefined ? pid : undefined))) return true;
+      if (Date.now() >= deadline) return false;
+      await sleep(ACTIVATE_POLL_MS, progress);
+    }
+  }
+
+  /**
+   * Whether activating `target` took: it is the active window, or a dialog it owns (the window
+   * manager focuses a modal dialog instead of its parent), or — when any window of `pid` will
+   * do — a window of that process.
+   */
+  private async tookFocus(active: number, target: number, pid: number | undefined): Promise<boolean> {
+    if (active === target) return true;
+    const [transientFor] = await this.connection.cardinals(active, 'WM_TRANSIENT_FOR').catch(() => [] as number[]);
+    if (transientFor === target) return true;
+    return pid !== undefined && (await this.windowPid(active)) === pid;
+  }
+
+  /** The pid's window highest in the stacking order (else the newest it mapped). */
+  async topWindowOf(pid: number, title?: string): Promise<number | null> {
+    const stacking = await this.connection.cardinals(this.connection.root, '_NET_CLIENT_LIST_STACKING');
+    const candidates = (stacking.length ? stacking : await this.clientList()).reverse();
+    const pids = await Promise.all(candidates.map((window) => this.windowPid(window)));
+    const owned = candidates.filter((_, index) => pids[index] === pid);
+    if (title !== undefined) {
+      const titles = await Promise.all(owned.map((window) => this.windowTitle(window)));
+      const exact = owned.find((_, index) => titles[index] === title);
+      if (exact) return exact;
+      const partial = owned.find((_, index) => titles[index].includes(title));
+      if (partial) return partial;
+    }
+    return owned[0] ?? null;
+  }
+
+  async cursorPosition(): Promise<Point> {
+    const reply = await this.connection.request<{ rootX: number; rootY: number }>((callback) => this.connection.client.QueryPointer(this.connection.root, callback));
+    return { x: reply.rootX, y: reply.rootY };
+  }
+
+  async warpCursor(point: Point): Promise<void> {
+    this.connection.client.WarpPointer(0, this.connection.root, 0, 0, 0, 0, Math.round(point.x), Math.round(point.y));
+    await this.connection.sync();
+  }
+}
+
+/** The executable name the kernel keeps for pid (what `ps -o comm` shows). */
+export async function processName(pid: number): Promise<string> {
+  try {
+    return (await readFile(`/proc/${pid}/comm`, 'utf8')).trim();
+  } catch {
+    return `pid ${pid}`;
+  }
+}

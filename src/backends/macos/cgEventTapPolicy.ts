@@ -1,0 +1,56 @@
+// What the input guard's event tap does with one event. Pure, so the rule that decides whether a
+// person is locked out is unit-tested on Linux; the tap worker (cgEventTapWorker.ts) only calls it.
+
+import { CGEventType } from '../../../native/macos/macNative.js';
+import { HELD_MODIFIER_MASK } from './macKeys.js';
+
+/** Tandem's marker in kCGEventSourceUserData (field 42): "TANDEM" in ASCII. */
+export const TANDEM_EVENT_MARKER = 0x54414e44454dn;
+
+const KEYCODE_ESCAPE = 0x35;
+
+const KEY_EVENTS = new Set<number>([CGEventType.keyDown, CGEventType.keyUp, CGEventType.flagsChanged]);
+const POINTER_EVENTS = new Set<number>([
+  CGEventType.leftMouseDown,
+  CGEventType.leftMouseUp,
+  CGEventType.rightMouseDown,
+  CGEventType.rightMouseUp,
+  CGEventType.mouseMoved,
+  CGEventType.leftMouseDragged,
+  CGEventType.rightMouseDragged,
+  CGEventType.scrollWheel,
+  CGEventType.otherMouseDown,
+  CGEventType.otherMouseUp,
+  CGEventType.otherMouseDragged,
+]);
+
+/** The event types the tap listens to (CGEventMaskBit of each), 64-bit. */
+export const GUARDED_EVENT_MASK: bigint = [...KEY_EVENTS, ...POINTER_EVENTS].reduce((mask, type) => mask | (1n << BigInt(type)), 0n);
+
+export interface TapEventFacts {
+  type: number;
+  /** kCGKeyboardEventKeycode (only meaningful for key events). */
+  keycode: number;
+  flags: bigint;
+  /** kCGEventSourceUserData. */
+  userData: bigint;
+}
+
+export type TapDecision =
+  | { action: 'pass' }
+  | { action: 'reenable' }
+  | { action: 'escape' }
+  | { action: 'swallow'; kind: 'key' | 'pointer' };
+
+export function decideTapEvent(event: TapEventFacts, marker: bigint = TANDEM_EVENT_MARKER): TapDecision {
+  if (event.type === CGEventType.tapDisabledByTimeout || event.type === CGEventType.tapDisabledByUserInput) {
+    return { action: 'reenable' };
+  }
+  const isKey = KEY_EVENTS.has(event.type);
+  if (!isKey && !POINTER_EVENTS.has(event.type)) return { action: 'pass' };
+  if (event.userData === marker) return { action: 'pass' };
+  if (event.type === CGEventType.keyDown && event.keycode === KEYCODE_ESCAPE && (event.flags & HELD_MODIFIER_MASK) === 0n) {
+    return { action: 'escape' };
+  }
+  return { action: 'swallow', kind: isKey ? 'key' : 'pointer' };
+}

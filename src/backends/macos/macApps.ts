@@ -1,0 +1,260 @@
+// Running apps, the frontmost app, activation and opening apps. AppKit's NSWorkspace lists are
+// caches refreshed by the main run loop: correct inside Electron's main process, frozen in plain
+// Node (the launcher's --direct mode, CI). So the live sources come first — the system-wide AX
+// element and CGWindowList — and AppKit is used only where it is live.
+
+import { basename } from 'node:path';
+import { TandemError } from '../../core/errors.js';
+import type { Frontmost, RunningApp, WindowInfo } from '../../core/model.js';
+import { type Progress, remainingMs, sleep, throwIfAborted } from '../../core/progress.js';
+import type { OpenedApp } from '../../core/desktop.js';
+import type { MacNative, Ref } from '../../../native/macos/macNative.js';
+import { CFScope, withCFScope } from '../../../native/macos/cfScope.js';
+import { AXErrorCode } from './axErrors.js';
+import type { AxSession } from './axElement.js';
+import { appWindows, frontmostWindow, readWindowList } from './cgWindows.js';
+import { runTool } from './macExec.js';
+
+export type AppIdentifierKind = 'path' | 'bundle-id' | 'name';
+
+/** "/Applications/TextEdit.app", "~/notes.txt" → path; "com.apple.TextEdit" → bundle id; else a name. */
+export function classifyIdentifier(identifier: string): AppIdentifierKind {
+  const trimmed = identifier.trim();
+  if (trimmed.startsWith('/') || trimmed.startsWith('~') || trimmed.startsWith('./')) return 'path';
+  if (/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+){2,}$/.test(trimmed) && !/\.app$/i.test(trimmed)) return 'bundle-id';
+  return 'name';
+}
+
+/** `open` arguments for an identifier (LaunchServices). No -g: the app is meant to come to the front. */
+export function openArguments(identifier: string): string[] {
+  const trimmed = identifier.trim();
+  switch (classifyIdentifier(trimmed)) {
+    case 'bundle-id':
+      return ['-b', trimmed];
+    case 'path': {
+      const path = trimmed.startsWith('~') ? `${process.env.HOME ?? ''}${trimmed.slice(1)}` : trimmed;
+      return /\.app\/?$/i.test(path) ? ['-a', path] : [path];
+    }
+    case 'name':
+      return ['-a', trimmed.replace(/\.app$/i, '')];
+  }
+}
+
+/** Whether a running app is what the identifier names (case-insensitive name, bundle id, or .app path). */
+export function matchesApp(app: RunningApp, identifier: string): boolean {
+  const wanted = identifier.trim().toLowerCase();
+  const name = app.name.toLowerCase();
+  if (app.id && app.id.toLowerCase() === wanted) return true;
+  if (name === wanted || `${name}.app` === wanted) return true;
+  if (classifyIdentifier(identifier) === 'path' && /\.app\/?$/i.test(wanted)) {
+    return basename(wanted.replace(/\/$/, ''), '.app') === name;
+  }
+  return false;
+}
+
+export class MacApps {
+  constructor(
+    private readonly native: MacNative,
+    private readonly session: AxSession,
+  ) {}
+
+  private withPool<T>(body: () => T): T {
+    const { objc } = this.native;
+    const pool = objc.objc_autoreleasePoolPush();
+    try {
+      return body();
+    } finally {
+      objc.objc_autoreleasePoolPop(pool);
+    }
+  }
+
+  private nsString(object: Ref | null): string | undefined {
+    if (object === null) return undefined;
+    return this.native.objc.msgSend_cstr(object, this.native.objc.sel_registerName('UTF8String')) ?? undefined;
+  }
+
+  /** NSRunningApplication for pid (looked up by pid each time (?) rather than a cached list). */
+  private runningApplication(pid: number): Ref | null {
+    const { objc } = this.native;
+    const cls = objc.objc_getClass('NSRunningApplication');
+    if (cls === null) return null;
+    return objc.msgSend_id_i32(cls, objc.sel_registerName('runningApplicationWithProcessIdentifier:'), pid);
+  }
+
+  bundleId(pid: number): string | undefined {
+    try {
+      return this.withPool(() => {
+        const app = this.runningApplication(pid);
+        return app === null ? undefined : this.nsString(this.native.objc.msgSend_id(app, this.native.objc.sel_registerName('bundleIdentifier')));
+      });
+    } catch (error) {
+      console.error('[tandem] bundle id lookup failed:', error);
+      return undefined;
+    }
+  }
+
+  /** Inside Electron main NSWorkspace is live: regular (Dock) apps with their bundle ids. */
+  private workspaceApps(): RunningApp[] {
+    const { objc } = this.native;
+    const sel = (name: string): Ref => objc.sel_registerName(name);
+    return this.withPool(() => {
+      const cls = objc.objc_getClass('NSWorkspace');
+      if (cls === null) return [];
+      const workspace = objc.msgSend_id(cls, sel('sharedWorkspace'));
+      const list = workspace === null ? null : objc.msgSend_id(workspace, sel('runningApplications'));
+      if (list === null) return [];
+      const apps: RunningApp[] = [];
+      const count = objc.msgSend_u64(list, sel('count'));
+      for (let i = 0; i < count; i++) {
+        const app = objc.msgSend_id_u64(list, sel('objectAtIndex:'), i);
+        if (app === null || objc.msgSend_i64(app, sel('activationPolicy')) !== 0) continue; // 0 = regular
+        apps.push({
+          pid: objc.msgSend_i32(app, sel('processIdentifier')),
+          name: this.nsString(objc.msgSend_id(app, sel('localizedName'))) ?? '',
+          id: this.nsString(objc.msgSend_id(app, sel('bundleIdentifier'))),
+        });
+      }
+      return apps;
+    });
+  }
+
+  listApps(): RunningApp[] {
+    if (process.versions.electron) return this.workspaceApps();
+    // Plain Node: apps that own a normal window anywhere (minimised and other Spaces included).
+    const entries = readWindowList(this.native, this.session.decoder, false);
+    const byPid = new Map<number, RunningApp>();
+    for (const window of entries) {
+      if (window.layer !== 0 || byPid.has(window.pid) || !window.owner) continue;
+      byPid.set(window.pid, { pid: window.pid, name: window.owner });
+    }
+    for (const app of byPid.values()) app.id = this.bundleId(app.pid);
+    return [...byPid.values()];
+  }
+
+  /** The app for pid if it answers on the accessibility API. */
+  appForPid(pid: number): RunningApp | null {
+    this.session.requireTrust();
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return null;
+    }
+    const app = this.session.app(pid);
+    const role = this.session.readString(app, 'AXRole');
+    if (role !== 'AXApplication') return null;
+    const name = this.session.readString(app, 'AXTitle') ?? `pid ${pid}`;
+    return { pid, name, id: this.bundleId(pid) };
+  }
+
+  /** Live frontmost: system-wide AXFocusedApplication, else the first normal on-screen window. */
+  frontmost(): Frontmost | null {
+    const fromAx = withCFScope(this.native.cf, (scope) => {
+      const { value } = this.session.copy(scope, this.session.system(), 'AXFocusedApplication');
+      if (value === null || !this.session.decoder.isElement(value)) return null;
+      const pid = this.session.pidOf(value);
+      if (pid === null) return null;
+      const app = this.session.readString(value, 'AXTitle') ?? `pid ${pid}`;
+      const window = this.session.copy(scope, value, 'AXFocusedWindow').value;
+      const windowId = window !== null && this.session.decoder.isElement(window) ? this.session.windowIdOf(window) ?? undefined : undefined;
+      return { pid, app, windowId };
+    });
+    if (fromAx) return fromAx;
+    const window = frontmostWindow(readWindowList(this.native, this.session.decoder, true));
+    return window ? { pid: window.pid, app: window.owner, windowId: window.windowId } : null;
+  }
+
+  /**
+   * Since macOS 14 a background process cannot force another app to the front: set AXFrontmost
+   * on the app and AXRaise its window, then check live and say honestly whether it took.
+   */
+  async activate(pid: number, windowId: number | undefined, progress: Progress): Promise<boolean> {
+    const { ax, cf } = this.native;
+    const app = this.session.app(pid);
+    const scope = new CFScope(cf);
+    try {
+      ax.AXUIElementSetAttributeValue(app, this.session.name('AXFrontmost'), cf.kCFBooleanTrue);
+      const windows = this.session.decoder.arrayItems(this.session.copy(scope, app, 'AXWindows').value);
+      const target = windows.find((w) => w !== null && windowId !== undefined && this.session.windowIdOf(w) === windowId) ?? (windowId === undefined ? null : windows[0]);
+      if (target) {
+        ax.AXUIElementPerformAction(target, this.session.name('AXRaise'));
+        ax.AXUIElementSetAttributeValue(target, this.session.name('AXMain'), cf.kCFBooleanTrue);
+      }
+    } finally {
+      scope.close();
+    }
+    if (await this.waitFrontmost(pid, 600, progress)) return true;
+    // Second try through AppKit (honoured when Tandem itself is active, ignored otherwise on 14+).
+    try {
+      this.withPool(() => {
+        const running = this.runningApplication(pid);
+        if (running !== null) this.native.objc.msgSend_bool_u64(running, this.native.objc.sel_registerName('activateWithOptions:'), 3);
+      });
+    } catch (error) {
+      progress.log(`activateWithOptions failed: ${String(error)}`);
+    }
+    return this.waitFrontmost(pid, 400, progress);
+  }
+
+  private async waitFrontmost(pid: number, ms: number, progress: Progress): Promise<boolean> {
+    const until = Date.now() + Math.min(ms, remainingMs(progress));
+    for (;;) {
+      if (this.frontmost()?.pid === pid) return true;
+      if (Date.now() >= until) return false;
+      await sleep(50, progress);
+    }
+  }
+
+  /** Whether the app's accessibility tree answers (its role reads, and it has a window unless `windowless` is allowed). */
+  private answers(pid: number, windowless: boolean): boolean {
+    const app = this.session.app(pid);
+    return withCFScope(this.native.cf, (scope) => {
+      const { error } = this.session.copy(scope, app, 'AXRole');
+      if (error !== AXErrorCode.success) return false;
+      const windows = this.session.decoder.arrayItems(this.session.copy(scope, app, 'AXWindows').value);
+      return windowless || windows.length > 0;
+    });
+  }
+
+  /** Whether the app's focused window is titled after the document at `path` (its handler was already in front). */
+  private showsDocument(pid: number, path: string): boolean {
+    const title = this.session.focusedWindowTitle(pid);
+    return title !== null && title.length > 0 && basename(path).startsWith(title.replace(/ — Edited$/, ''));
+  }
+
+  async openApp(identifier: string, progress: Progress): Promise<OpenedApp> {
+    this.session.requireTrust();
+    const kind = classifyIdentifier(identifier);
+    const before = this.listApps();
+    const existing = before.find((app) => matchesApp(app, identifier));
+    const frontBefore = this.frontmost()?.pid;
+    try {
+      await runTool('/usr/bin/open', openArguments(identifier), Math.max(1000, Math.min(15_000, remainingMs(progress))));
+    } catch (error) {
+      const running = before.map((a) => a.name).filter(Boolean).slice(0, 30).join(', ');
+      throw new TandemError('unknown-app', `macOS could not open "${identifier}" (${error instanceof Error ? error.message : String(error)}). Send an app name (e.g. "TextEdit"), a bundle id (e.g. "com.apple.TextEdit") or a path. Running apps: ${running}.`);
+    }
+    // Find the pid: by name/bundle id, or — for a document path — the app that came to the front.
+    let pid: number | undefined = existing?.pid;
+    while (pid === undefined) {
+      throwIfAborted(progress);
+      const found = this.listApps().find((app) => matchesApp(app, identifier));
+      const front = this.frontmost();
+      if (found) pid = found.pid;
+      else if (kind === 'path' && front && front.pid !== process.pid && (front.pid !== frontBefore || this.showsDocument(front.pid, identifier))) pid = front.pid;
+      else if (remainingMs(progress) <= 0) throw new TandemError('timeout', `"${identifier}" was opened but no matching app appeared in time. Call list_apps to see what is running.`);
+      else await sleep(150, progress);
+    }
+    // Apps that open no window (menu-bar apps) are accepted once they have answered for 3 s.
+    const windowlessAfter = Date.now() + 3000;
+    while (!this.answers(pid, Date.now() > windowlessAfter)) {
+      if (remainingMs(progress) <= 0) throw new TandemError('timeout', `The app for "${identifier}" (pid ${pid}) started but its accessibility tree did not answer in time. Try refresh_traversal with pid ${pid} in a moment.`);
+      await sleep(150, progress);
+    }
+    const app = this.appForPid(pid) ?? { pid, name: identifier };
+    return { ...app, reused: existing !== undefined };
+  }
+
+  windows(pid: number | undefined): WindowInfo[] {
+    return appWindows(readWindowList(this.native, this.session.decoder, false), pid);
+  }
+}

@@ -1,0 +1,291 @@
+// The engine: what the MCP tools, the CLI and the Electron app call (TandemEngine). It owns the
+// one queue, the one guard and the element index of a desktop, and runs every disruptive call
+// as a transaction (transaction.ts). Read-only calls never engage the guard or move anything.
+
+import { ArtifactStore, type ArtifactStoreOptions } from './artifacts.js';
+import type { Desktop, SnapshotLimits } from './desktop.js';
+import { SnapshotCache } from './elementIndex.js';
+import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEngine } from './engineApi.js';
+import { TandemError, toTandemError } from './errors.js';
+import { TypedEmitter } from './events.js';
+import { DEFAULT_WATCHDOG_MS, GuardPolicy } from './guard.js';
+import type { PermissionCheck, RunningApp, Screenshot, TreeSnapshot } from './model.js';
+import { createProgress, type Progress } from './progress.js';
+import { ActionQueue } from './queue.js';
+import type { CallResult } from './result.js';
+import { DEFAULT_SETTLE, type SettleOptions } from './settle.js';
+import { runTransaction, type TransactionOptions } from './transaction.js';
+import { TREE_HEADER_LINES, formatTree } from './treeFormat.js';
+
+/** Tool names used for open/refresh artifacts and results (the MCP tools of the same name). */
+export const OPEN_TOOL = 'open_application_and_traverse';
+export const REFRESH_TOOL = 'refresh_traversal';
+
+export const DEFAULT_GRACE_MS = 200;
+export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxDepth: 64, maxElements: 10_000, maxMs: 5_000 };
+
+export const PAUSED_MESSAGE = 'Agent control is paused by the user in the Tandem menu; read-only tools still work.';
+
+export interface EngineOptions {
+  /** Where tree/diff files and screenshots go: an open store, or options to open one on first use. */
+  artifacts: Pick<ArtifactStore, 'writeCall'> | ArtifactStoreOptions;
+  /** Longest the guard may hold the person's input (default 30 000 ms). The host reads TANDEM_WATCHDOG_MS. */
+  watchdogMs?: number;
+  /** After the last step, how long a late Esc still cancels (default 200 ms). */
+  graceMs?: number;
+  /** Settle policy after the steps (defaults: quiet 150 ms, cap 1 500 ms, 300 ms fixed when unsupported). */
+  settle?: Partial<SettleOptions>;
+  /** Traversal caps (defaults: depth 64, 10 000 elements, 5 000 ms). */
+  snapshotLimits?: Partial<SnapshotLimits>;
+  /** Clock (tests). */
+  now?: () => number;
+}
+
+function isArtifactWriter(value: EngineOptions['artifacts']): value is Pick<ArtifactStore, 'writeCall'> {
+  return typeof (value as Partial<ArtifactStore>).writeCall === 'function';
+}
+
+export class Engine implements TandemEngine {
+  private readonly queue = new ActionQueue();
+  private readonly guard: GuardPolicy;
+  private readonly snapshots = new SnapshotCache();
+  private readonly events = new TypedEmitter<EngineEventMap>((error) => {
+    console.error('[tandem] an engine event listener threw:', error);
+  });
+  private readonly transactionOptions: TransactionOptions;
+  private artifacts: Promise<Pick<ArtifactStore, 'writeCall'>> | null = null;
+  private nextCallId = 1;
+  private isPaused = false;
+  private closed = false;
+  private running: { callId: number; tool: string; app?: string } | null = null;
+
+  constructor(
+    private readonly desktop: Desktop,
+    private readonly options: EngineOptions,
+  ) {
+    const watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS;
+    if (!(watchdogMs > 0)) throw new TandemError('bad-input', `watchdogMs must be a positive number of milliseconds (got ${watchdogMs}).`);
+    this.guard = new GuardPolicy(desktop, watchdogMs);
+    this.transactionOptions = {
+      watchdogMs,
+      graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
+      settle: { ...DEFAULT_SETTLE, ...options.settle },
+      snapshotLimits: { ...DEFAULT_SNAPSHOT_LIMITS, ...options.snapshotLimits },
+      now: options.now ?? Date.now,
+    };
+  }
+
+  get paused(): boolean {
+    return this.isPaused;
+  }
+
+  get current(): { callId: number; tool: string; app?: string } | null {
+    return this.running ? { ...this.running } : null;
+  }
+
+  setPaused(paused: boolean): void {
+    this.isPaused = paused;
+    this.events.emit('log', { message: paused ? 'agent control paused by the user' : 'agent control resumed' });
+  }
+
+  on<K extends EngineEventName>(event: K, listener: (payload: EngineEventMap[K]) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
+  async act(request: ActRequest, context: CallContext = {}): Promise<CallResult> {
+    this.assertOpen();
+    this.assertNotPaused();
+    return this.queue.run(async () => {
+      this.assertNotPaused();
+      const callId = this.nextCallId++;
+      this.running = { callId, tool: request.tool };
+      try {
+        return await runTransaction(
+          {
+            desktop: this.desktop,
+            guard: this.guard,
+            artifacts: await this.artifactStore(),
+            snapshots: this.snapshots,
+            options: this.transactionOptions,
+            emit: (event, payload) => this.events.emit(event, payload),
+            onStarted: (app) => {
+              this.running = { callId, tool: request.tool, app };
+            },
+          },
+          { callId, clientId: context.clientId, signal: context.signal },
+          request,
+        );
+      } finally {
+        this.running = null;
+      }
+    }, context.signal);
+  }
+
+  async open(identifier: string, context: CallContext = {}): Promise<CallResult> {
+    this.assertOpen();
+    if (typeof identifier !== 'string' || identifier.trim() === '') {
+      throw new TandemError('bad-input', 'Send the app to open: a name ("Calculator"), a bundle/desktop id or a path.');
+    }
+    return this.queue.run(
+      () =>
+        this.readCall(OPEN_TOOL, context, { identifier }, undefined, async (progress) => {
+          const opened = await this.desktop.openApp(identifier.trim(), progress);
+          return { pid: opened.pid, app: opened.name, verb: opened.reused ? 'already running' : 'opened' };
+        }),
+      context.signal,
+    );
+  }
+
+  async refresh(pid: number, context: CallContext = {}): Promise<CallResult> {
+    this.assertOpen();
+    if (!Number.isInteger(pid) || pid <= 0) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_apps).');
+    return this.queue.run(
+      () =>
+        this.readCall(REFRESH_TOOL, context, { pid }, pid, async (progress) => {
+          const app = await this.desktop.appForPid(pid, progress);
+          if (!app) {
+            const apps = await this.desktop.listApps(progress).catch(() => []);
+            throw new TandemError(
+              'unknown-app',
+              `No running app has pid ${pid}. Running apps:\n${apps.map((a) => `${a.pid} ${a.name}`).join('\n') || '(none found)'}\nUse one of these pids, or call open_application_and_traverse to start the app and get its pid.`,
+              { apps },
+            );
+          }
+          return { pid, app: app.name, verb: 'read' };
+        }),
+      context.signal,
+    );
+  }
+
+  async listApps(): Promise<RunningApp[]> {
+    this.assertOpen();
+    return this.desktop.listApps(this.readProgress());
+  }
+
+  async checkPermissions(): Promise<PermissionCheck[]> {
+    this.assertOpen();
+    return this.desktop.checkPermissions(this.readProgress());
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Let the running call finish its restore before the backend's connections go away.
+    await this.queue.run(async () => undefined).catch(() => undefined);
+    this.events.clear();
+    await this.desktop.close();
+  }
+
+  // — internals —
+
+  private assertOpen(): void {
+    if (this.closed) throw new TandemError('internal', 'The Tandem engine is closed.');
+  }
+
+  private assertNotPaused(): void {
+    if (this.isPaused) throw new TandemError('paused', PAUSED_MESSAGE);
+  }
+
+  private readProgress(signal?: AbortSignal): Progress {
+    return createProgress({ signal, timeoutMs: this.transactionOptions.watchdogMs, now: this.transactionOptions.now });
+  }
+
+  private artifactStore(): Promise<Pick<ArtifactStore, 'writeCall'>> {
+    const configured = this.options.artifacts;
+    this.artifacts ??= isArtifactWriter(configured) ? Promise.resolve(configured) : ArtifactStore.open(configured);
+    // A failed open is retried on the next call rather than remembered forever.
+    this.artifacts.catch(() => {
+      this.artifacts = null;
+    });
+    return this.artifacts;
+  }
+
+  /**
+   * open/refresh: resolve the app, read its tree (no guard, nothing moves), write the tree file
+   * and a screenshot. Failures are thrown (nothing was disturbed) after a call-finished event.
+   */
+  private async readCall(
+    tool: string,
+    context: CallContext,
+    args: Record<string, unknown>,
+    pid: number | undefined,
+    resolve: (progress: Progress) => Promise<{ pid: number; app: string; verb: string }>,
+  ): Promise<CallResult> {
+    const callId = this.nextCallId++;
+    const now = this.transactionOptions.now;
+    const startedAt = now();
+    const log = (message: string): void => this.events.emit('log', { callId, message });
+    const progress = createProgress({ signal: context.signal, timeoutMs: this.transactionOptions.watchdogMs, log, now });
+    this.running = { callId, tool };
+    this.events.emit('call-started', { callId, tool, pid, clientId: context.clientId, args, startedAt });
+    try {
+      const target = await resolve(progress);
+      this.running = { callId, tool, app: target.app };
+      const snapshot = await this.desktop.snapshot(target.pid, this.transactionOptions.snapshotLimits, progress);
+      this.snapshots.set(snapshot);
+      let screenshot: Screenshot | undefined;
+      try {
+        screenshot = await this.desktop.screenshot({ pid: target.pid }, progress);
+      } catch (error) {
+        if (progress.signal.aborted) throw error;
+        log(`no screenshot: ${toTandemError(error).message}`);
+      }
+      const written = await (await this.artifactStore()).writeCall(tool, { text: formatTree(snapshot), screenshot });
+      const result = this.treeResult(tool, target, snapshot, startedAt);
+      result.file = written.textPath;
+      result.fileBytes = written.textBytes;
+      result.screenshot = written.pngPath;
+      this.events.emit('call-finished', { callId, clientId: context.clientId, result });
+      return result;
+    } catch (error) {
+      const failure = toTandemError(error);
+      this.events.emit('call-finished', { callId, clientId: context.clientId, result: this.failedReadResult(tool, pid, failure, startedAt) });
+      throw failure;
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private treeResult(tool: string, target: { pid: number; app: string; verb: string }, snapshot: TreeSnapshot, startedAt: number): CallResult {
+    const visible = snapshot.elements.filter((el) => el.visible).length;
+    return {
+      status: 'ok',
+      tool,
+      pid: target.pid,
+      app: target.app,
+      elementCount: snapshot.elements.length,
+      visibleElements: visible,
+      summary: `${target.app} ${target.verb}: ${snapshot.elements.length} elements, ${visible} visible`,
+      textChanges: [],
+      stepsDone: [],
+      stepsTotal: 0,
+      humanInputBlocked: 0,
+      watchdogFired: false,
+      truncated: snapshot.truncated ? `the tree was cut short (${snapshot.truncated.reason}: ${snapshot.truncated.detail}); act on what is listed or refresh later` : undefined,
+      restore: { cursor: true, frontmost: 'not-needed' },
+      durationMs: Math.max(0, this.transactionOptions.now() - startedAt),
+      hint: `Grep the tree file for the element you want (its line number minus ${TREE_HEADER_LINES + 1} is its element_index); then act on pid ${target.pid} by text or element_index.`,
+    };
+  }
+
+  private failedReadResult(tool: string, pid: number | undefined, failure: TandemError, startedAt: number): CallResult {
+    return {
+      status: failure.code === 'cancelled' ? 'cancelled' : 'error',
+      tool,
+      pid: pid ?? 0,
+      app: '',
+      elementCount: 0,
+      visibleElements: 0,
+      summary: `failed: ${failure.message.split('\n')[0]}`,
+      textChanges: [],
+      stepsDone: [],
+      stepsTotal: 0,
+      humanInputBlocked: 0,
+      watchdogFired: false,
+      restore: { cursor: true, frontmost: 'not-needed' },
+      durationMs: Math.max(0, this.transactionOptions.now() - startedAt),
+      hint: failure.message,
+      error: { code: failure.code, message: failure.message },
+    };
+  }
+}

@@ -1,0 +1,199 @@
+// Guard policy: how core holds the human's keyboard and mouse while an action runs. The backend
+// only blocks and reports (Desktop.engageGuard); this file decides what Esc means, how long the
+// guard may be held (the watchdog), that guards never nest, and that a released guard is always
+// announced — the overlay must never outlive the guard it stands for.
+
+import type { Desktop, EngagedGuard } from './desktop.js';
+import { TandemError } from './errors.js';
+import type { Progress } from './progress.js';
+
+export type GuardReleaseReason = 'done' | 'cancelled' | 'watchdog' | 'error';
+
+/** Default for EngineOptions.watchdogMs: the longest the human's input may be held. */
+export const DEFAULT_WATCHDOG_MS = 30_000;
+
+/** A backend release that hangs must not keep the overlay (or the queue) waiting longer than this. */
+const RELEASE_TIMEOUT_MS = 2_000;
+
+export interface GuardHooks {
+  /** Called once the backend guard really holds the input (show the overlay). */
+  onEngaged(): void;
+  /** Called exactly once after onEngaged, when the guard has been let go (hide the overlay). */
+  onReleased(reason: GuardReleaseReason): void;
+  log(message: string): void;
+}
+
+/** One engagement of the guard: aborts its signal on Esc or when the watchdog fires. */
+export class GuardSession {
+  /** Human key/pointer events swallowed while engaged (Esc not counted). */
+  humanInputBlocked = 0;
+  watchdogFired = false;
+  escapePressed = false;
+  private readonly controller = new AbortController();
+  private backend: EngagedGuard | null = null;
+  private engagedAnnounced = false;
+  private releasing: Promise<void> | null = null;
+  private watchdog: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly hooks: GuardHooks,
+    private readonly onFinished: () => void,
+  ) {}
+
+  /** Aborted with TandemError('cancelled') on Esc, TandemError('watchdog') when time runs out. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get released(): boolean {
+    return this.releasing !== null;
+  }
+
+  /** Lets go of the input; idempotent; never throws; resolves once the guard is down. */
+  release(reason: GuardReleaseReason): Promise<void> {
+    this.releasing ??= this.doRelease(reason);
+    return this.releasing;
+  }
+
+  /** @internal used by GuardPolicy */
+  startWatchdog(watchdogMs: number): void {
+    this.watchdog = setTimeout(() => {
+      if (this.released) return;
+      this.watchdogFired = true;
+      const seconds = Math.round(watchdogMs / 100) / 10;
+      this.hooks.log(`watchdog: ${seconds} s passed, giving the keyboard and mouse back`);
+      this.controller.abort(
+        new TandemError('watchdog', `The ${seconds} s watchdog fired: the action took too long, so Tandem gave the keyboard and mouse back and stopped. Refresh the tree to see the app's state before retrying.`),
+      );
+      // Release now, not when the hung step unwinds: the person gets their input back on time.
+      void this.release('watchdog');
+    }, watchdogMs);
+  }
+
+  /** @internal the backend listener */
+  escape(): void {
+    if (this.released || this.controller.signal.aborted) return;
+    this.escapePressed = true;
+    this.hooks.log('Esc pressed: cancelling');
+    this.controller.abort(new TandemError('cancelled', 'Cancelled: the person pressed Esc. Do not retry unless they ask you to.'));
+    void this.release('cancelled');
+  }
+
+  /** @internal the backend listener */
+  humanInput(): void {
+    if (!this.released) this.humanInputBlocked++;
+  }
+
+  /** @internal called when the backend guard is up */
+  attach(backend: EngagedGuard): void {
+    this.backend = backend;
+    if (this.released) {
+      // Released (watchdog) while the backend was still engaging: take the late guard down too.
+      void safeRelease(backend, this.hooks);
+      return;
+    }
+    this.engagedAnnounced = true;
+    this.hooks.onEngaged();
+  }
+
+  private async doRelease(reason: GuardReleaseReason): Promise<void> {
+    clearTimeout(this.watchdog);
+    try {
+      if (this.backend) await safeRelease(this.backend, this.hooks);
+    } finally {
+      this.onFinished();
+      if (this.engagedAnnounced) this.hooks.onReleased(reason);
+    }
+  }
+}
+
+async function safeRelease(backend: EngagedGuard, hooks: GuardHooks): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      backend.release(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          hooks.log(`guard release did not finish within ${RELEASE_TIMEOUT_MS} ms; continuing`);
+          resolve();
+        }, RELEASE_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    hooks.log(`guard release failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Owns the one guard a desktop can have. Engaging while engaged is a bug and throws. */
+export class GuardPolicy {
+  private active: GuardSession | null = null;
+
+  constructor(
+    private readonly desktop: Desktop,
+    private readonly watchdogMs: number = DEFAULT_WATCHDOG_MS,
+  ) {}
+
+  get engaged(): boolean {
+    return this.active !== null;
+  }
+
+  /**
+   * Engages the backend guard and starts the watchdog (which also covers a hanging engage).
+   * Throws when the backend cannot engage; nothing was announced then.
+   */
+  async engage(progress: Progress, hooks: GuardHooks): Promise<GuardSession> {
+    if (this.active) {
+      throw new TandemError('internal', 'The input guard is already engaged: transactions must never nest.');
+    }
+    const session = new GuardSession(hooks, () => {
+      if (this.active === session) this.active = null;
+    });
+    this.active = session;
+    session.startWatchdog(this.watchdogMs);
+    const engageSignal = AbortSignal.any([progress.signal, session.signal]);
+    const engaging = this.desktop.engageGuard(
+      { onEscape: () => session.escape(), onHumanInput: () => session.humanInput() },
+      { signal: engageSignal, deadline: progress.deadline, log: progress.log },
+    );
+    let backend: EngagedGuard;
+    try {
+      backend = await abortable(engaging, engageSignal);
+    } catch (error) {
+      // A backend that engages after we gave up must still be let go.
+      engaging.then((late) => safeRelease(late, hooks), () => {});
+      await session.release('error');
+      throw error;
+    }
+    session.attach(backend);
+    if (session.released) throw session.signal.reason;
+    return session;
+  }
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The abort reason as a TandemError ('cancelled' when something else aborted the signal). */
+export function abortReason(signal: AbortSignal): TandemError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof TandemError) return reason;
+  return new TandemError('cancelled', 'The action was cancelled (the client went away).');
+}

@@ -1,0 +1,111 @@
+// Redaction: text typed into a password field never leaves the keyboard. The backend already
+// reports a secure element's text as ''; this file decides which typed text counts as secure
+// and how steps are described in events, log lines, stepsDone, summaries and artifacts.
+// Log lines never carry typed text at all, secure or not.
+
+import type { ElementNode, TreeSnapshot } from './model.js';
+import type { ElementQuery, Step } from './steps.js';
+import { quoteText } from './treeFormat.js';
+
+/** How typed text (or a set value) is shown when its destination is a secure field. */
+export function secureTextLabel(text: string): string {
+  return `[secure text: ${[...text].length} chars]`;
+}
+
+/** Whether a type/set-value step's destination is secure: known from the tree, or not yet. */
+export type Destination = 'secure' | 'plain' | 'unknown';
+
+/** Steps after which the focused element may be a different one. */
+export function movesFocus(step: Step): boolean {
+  return step.kind === 'click' || step.kind === 'press' || step.kind === 'element-action' || step.kind === 'set-value' || step.kind === 'set-selected';
+}
+
+/**
+ * Predicts, from the tree before the call, where each type/set-value step's text goes. A type
+ * step goes to the element the nearest preceding click targeted, else (no focus-moving step
+ * before it) to the focused element; after a key press or an accessibility action it is
+ * 'unknown' and the transaction checks the focused element when the step runs. Anything that
+ * cannot be resolved counts as secure in events: better a hidden word than a shown password.
+ */
+export function predictDestinations(
+  steps: readonly Step[],
+  before: TreeSnapshot,
+  targetOf: (step: Step, index: number) => ElementNode | null,
+): Map<number, Destination> {
+  const result = new Map<number, Destination>();
+  const focused = before.elements.find((el) => el.focused) ?? null;
+  steps.forEach((step, index) => {
+    if (step.kind === 'set-value') {
+      const target = targetOf(step, index);
+      result.set(index, target ? (target.secure ? 'secure' : 'plain') : 'unknown');
+      return;
+    }
+    if (step.kind !== 'type') return;
+    let mover = -1;
+    for (let j = index - 1; j >= 0; j--) {
+      if (movesFocus(steps[j])) {
+        mover = j;
+        break;
+      }
+    }
+    if (mover < 0) {
+      result.set(index, focused?.secure ? 'secure' : 'plain');
+    } else if (steps[mover].kind === 'click') {
+      const target = targetOf(steps[mover], mover);
+      result.set(index, target ? (target.secure ? 'secure' : 'plain') : 'unknown');
+    } else {
+      result.set(index, 'unknown');
+    }
+  });
+  return result;
+}
+
+function describeQuery(query: ElementQuery): string {
+  const parts: string[] = [];
+  if (query.index !== undefined) parts.push(`#${query.index}`);
+  if (query.role) parts.push(`[${query.role}]`);
+  if (query.text !== undefined) parts.push(quoteText(query.text));
+  return parts.join(' ');
+}
+
+/** Typed text or a value as events and results may show it. */
+export function shownText(text: string, secure: boolean): string {
+  return secure ? secureTextLabel(text) : quoteText(text);
+}
+
+/** A one-line label for the feed ("Click \"Save\"", "Type [secure text: 8 chars]"). */
+export function describeStep(step: Step, secure: boolean): string {
+  switch (step.kind) {
+    case 'click': {
+      const verb = step.count === 2 ? 'Double-click' : step.button === 'right' ? 'Right-click' : step.button === 'middle' ? 'Middle-click' : 'Click';
+      const where = 'point' in step.target ? `${step.target.point.x},${step.target.point.y}` : describeQuery(step.target.query);
+      return `${verb} ${where}${step.modifiers.length ? ` with ${step.modifiers.join('+')}` : ''}`;
+    }
+    case 'type':
+      return `Type ${shownText(step.text, secure)}`;
+    case 'press':
+      return `Press ${[...step.modifiers, step.key].join('+')}`;
+    case 'scroll':
+      return `Scroll ${step.deltaX},${step.deltaY} at ${step.point.x},${step.point.y}`;
+    case 'wait':
+      return `Wait ${step.ms} ms`;
+    case 'element-action':
+      return `${step.action} ${describeQuery(step.query)}`;
+    case 'set-value':
+      return `Set ${describeQuery(step.query)} to ${shownText(step.value, secure)}`;
+    case 'set-selected':
+      return `${step.selected ? 'Select' : 'Deselect'} ${describeQuery(step.query)}`;
+  }
+}
+
+/** The step as event args: the same object with secure text replaced by its label. */
+export function redactStep(step: Step, secure: boolean): Record<string, unknown> {
+  if (step.kind === 'type') return { ...step, text: secure ? secureTextLabel(step.text) : step.text };
+  if (step.kind === 'set-value') return { ...step, value: secure ? secureTextLabel(step.value) : step.value };
+  return { ...step };
+}
+
+/** Secure in events unless the tree says plainly otherwise. */
+export function secureForEvents(destination: Destination | undefined): boolean {
+  return destination === 'secure' || destination === 'unknown';
+}

@@ -1,0 +1,173 @@
+// Scroll-into-view: before clicking a target that lies outside its window or is scrolled out of
+// sight, scroll the view under it — with the wheel, at the centre of the nearest scrollable
+// ancestor (else the window) — until it shows, re-reading the tree after every step. Bounded:
+// at most MAX_SCROLL_STEPS wheel steps of 1–3 lines, chosen by how far the target still is.
+
+import type { Desktop, SnapshotLimits } from './desktop.js';
+import { refind } from './elementIndex.js';
+import { TandemError } from './errors.js';
+import type { ElementNode, Point, Rect, TreeSnapshot } from './model.js';
+import type { Progress } from './progress.js';
+import { quoteText } from './treeFormat.js';
+
+export const MAX_SCROLL_STEPS = 30;
+
+/** Roles whose element scrolls its content (PascalCase roles from both backends). */
+const SCROLLABLE_ROLE = /scroll|list|table|tree|outline|grid|viewport|browser|webarea|document/i;
+
+export interface ScrollIntoViewContext {
+  desktop: Desktop;
+  pid: number;
+  limits: SnapshotLimits;
+  progress: Progress;
+  /** Waits for the app to redraw after a wheel step. */
+  settle: () => Promise<void>;
+}
+
+export interface ScrollTarget {
+  /** The element to reach, when known (a query, or the element at the point in the last tree). */
+  element: ElementNode | null;
+  point: Point;
+}
+
+export interface ScrollOutcome {
+  /** Where to click now. */
+  point: Point;
+  element: ElementNode | null;
+  /** The latest tree (re-read after scrolling). */
+  snapshot: TreeSnapshot;
+  /** Wheel lines scrolled (0 when the target was already in view). */
+  lines: number;
+  /** "scrolled 7 lines down to reach \"Item 42\"" when scrolling happened. */
+  note?: string;
+}
+
+export function centreOf(rect: Rect): Point {
+  return { x: Math.round(rect.x + rect.width / 2), y: Math.round(rect.y + rect.height / 2) };
+}
+
+function contains(rect: Rect, point: Point): boolean {
+  return point.x >= rect.x && point.x < rect.x + rect.width && point.y >= rect.y && point.y < rect.y + rect.height;
+}
+
+/** How far `point` lies outside `rect` along one axis (0 inside; negative before, positive after). */
+function overshoot(value: number, start: number, size: number): number {
+  if (value < start) return value - start;
+  if (value >= start + size) return value - (start + size - 1);
+  return 0;
+}
+
+/** 1, 2 or 3 wheel lines: big steps while far away, single lines when close, so it won't overshoot. */
+export function linesFor(distance: number): number {
+  const magnitude = Math.abs(distance);
+  if (magnitude === 0) return 0;
+  const lines = magnitude > 200 ? 3 : magnitude > 60 ? 2 : 1;
+  return Math.sign(distance) * lines;
+}
+
+/**
+ * The target's window rectangle: its own window from the window list, else the app's window
+ * that contains the point (apps with several windows), else the first, else the tree's Window.
+ */
+async function windowRect(ctx: ScrollIntoViewContext, snapshot: TreeSnapshot, target: ScrollTarget): Promise<Rect | null> {
+  const windows = (await ctx.desktop.windows(ctx.pid, ctx.progress)).filter((w) => w.bounds);
+  const element = target.element;
+  const own = element?.windowId !== undefined ? windows.find((w) => w.windowId === element.windowId) : undefined;
+  if (own?.bounds) return own.bounds;
+  const underPoint = windows.find((w) => contains(w.bounds!, target.point));
+  if (underPoint?.bounds) return underPoint.bounds;
+  if (windows[0]?.bounds) return windows[0].bounds;
+  const treeWindow = snapshot.elements.find((el) => /window|frame|dialog/i.test(el.role) && el.bounds && el.visible);
+  return treeWindow?.bounds ?? null;
+}
+
+/** The nearest visible ancestor that can scroll its content. */
+function scrollableAncestor(elements: readonly ElementNode[], element: ElementNode): ElementNode | null {
+  const byIndex = new Map(elements.map((el) => [el.index, el]));
+  for (let parent = element.parentIndex === null ? undefined : byIndex.get(element.parentIndex); parent; ) {
+    if (SCROLLABLE_ROLE.test(parent.role) && parent.bounds && parent.visible && parent.bounds.height > 0) return parent;
+    parent = parent.parentIndex === null ? undefined : byIndex.get(parent.parentIndex);
+  }
+  return null;
+}
+
+function intersect(a: Rect, b: Rect | null): Rect {
+  if (!b) return a;
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const right = Math.min(a.x + a.width, b.x + b.width);
+  const bottom = Math.min(a.y + a.height, b.y + b.height);
+  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : a;
+}
+
+function label(element: ElementNode): string {
+  return element.text ? quoteText(element.text) : `[${element.role}]`;
+}
+
+function direction(dx: number, dy: number): string {
+  const parts: string[] = [];
+  if (dy) parts.push(dy > 0 ? 'down' : 'up');
+  if (dx) parts.push(dx > 0 ? 'right' : 'left');
+  return parts.join(' and ');
+}
+
+/**
+ * Scrolls until the target shows inside its window, then answers where to click. Returns the
+ * target unchanged when it is already in view. Throws TandemError('not-found') when it cannot
+ * be reached (nothing known at an off-window point, a hidden element, or 30 steps not enough).
+ */
+export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeSnapshot, target: ScrollTarget): Promise<ScrollOutcome> {
+  const viewport = await windowRect(ctx, snapshot, target);
+  const pointOutside = viewport !== null && !contains(viewport, target.point);
+  if (!pointOutside && (!target.element || target.element.visible)) {
+    return { point: target.point, element: target.element, snapshot, lines: 0 };
+  }
+  if (!target.element) {
+    throw new TandemError(
+      'not-found',
+      `The point ${target.point.x},${target.point.y} is outside the app's window and no element of the last tree is there, so there is nothing to scroll to. Click inside the window, or name the element by its text.`,
+    );
+  }
+  const original = target.element;
+  let element: ElementNode = original;
+  let current = snapshot;
+  let totalX = 0;
+  let totalY = 0;
+  for (let step = 0; ; step++) {
+    if (!element.bounds) {
+      throw new TandemError('not-found', `${label(original)} has no position on screen, so it cannot be scrolled into view.`);
+    }
+    const scroller = scrollableAncestor(current.elements, element);
+    const view = scroller?.bounds ? intersect(scroller.bounds, viewport) : viewport;
+    const centre = centreOf(element.bounds);
+    const dx = view ? overshoot(centre.x, view.x, view.width) : 0;
+    const dy = view ? overshoot(centre.y, view.y, view.height) : 0;
+    if (dx === 0 && dy === 0) {
+      if (element.visible) {
+        const lines = Math.abs(totalX) + Math.abs(totalY);
+        const note = lines ? `scrolled ${lines} line${lines === 1 ? '' : 's'} ${direction(totalX, totalY)} to reach ${label(original)}` : undefined;
+        return { point: centre, element, snapshot: current, lines, note };
+      }
+      throw new TandemError('not-found', `${label(original)} is hidden although it lies inside the view: scrolling cannot reveal it. Open its container first, or use element_action.`);
+    }
+    if (step === MAX_SCROLL_STEPS) {
+      throw new TandemError(
+        'not-found',
+        `${label(original)} was not reached after ${MAX_SCROLL_STEPS} scroll steps (${Math.abs(totalY) + Math.abs(totalX)} lines ${direction(totalX, totalY) || 'scrolled'}). ` +
+          'Scroll closer with the scroll tool and refresh the tree, or use element_action / set_selected on it.',
+      );
+    }
+    const linesX = linesFor(dx);
+    const linesY = linesFor(dy);
+    await ctx.desktop.scroll(centreOf(view!), linesX, linesY, ctx.progress);
+    totalX += linesX;
+    totalY += linesY;
+    await ctx.settle();
+    current = await ctx.desktop.snapshot(ctx.pid, ctx.limits, ctx.progress);
+    const again = refind(current.elements, element);
+    if (!again) {
+      throw new TandemError('not-found', `${label(original)} disappeared from the tree while scrolling towards it. Refresh the tree and try again.`);
+    }
+    element = again;
+  }
+}

@@ -1,0 +1,667 @@
+// The transaction: the contract of one disruptive tool call (DESIGN.md), written once for every OS.
+//
+//   validate → resolve app → snapshot before (frontmost, cursor, tree) → guard engage →
+//   activate target → steps (checkpoint before and after each) → settle → tree after → diff →
+//   handoff check → grace (a late Esc still cancels) → guard release → restore cursor and
+//   frontmost (always) → artifacts → CallResult
+//
+// Errors before the guard is engaged are thrown (nothing was disturbed). From guard engage on,
+// failures are returned as a CallResult whose status says what happened, because the restore
+// facts and the artifacts still matter to the model and the person.
+
+import type { ArtifactStore } from './artifacts.js';
+import type { Desktop, SnapshotLimits } from './desktop.js';
+import { diffTrees, formatDiff, summarizeDiff, textChanges, type TreeDiff } from './diff.js';
+import { SnapshotCache, refind, resolveIndexed, staleIndexError } from './elementIndex.js';
+import type { ActRequest, EngineEventMap, EngineEventName } from './engineApi.js';
+import { TandemError, isTandemError, toTandemError } from './errors.js';
+import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type GuardSession } from './guard.js';
+import { normalizeKey, normalizeModifiers } from './keys.js';
+import type { ElementNode, Frontmost, Point, Screenshot, TreeSnapshot } from './model.js';
+import { createProgress, sleep, throwIfAborted, type Progress } from './progress.js';
+import { elementAtPoint, findElement } from './query.js';
+import { describeStep, movesFocus, predictDestinations, redactStep, secureForEvents, shownText, type Destination } from './redact.js';
+import type { AppSwitch, CallResult, CallStatus } from './result.js';
+import { settle, type SettleOptions } from './settle.js';
+import { centreOf, scrollIntoView } from './scrollIntoView.js';
+import { stepVerb, type ElementQuery, type Step } from './steps.js';
+import { formatElementLabel, formatTree } from './treeFormat.js';
+
+export interface TransactionOptions {
+  watchdogMs: number;
+  graceMs: number;
+  settle: SettleOptions;
+  snapshotLimits: SnapshotLimits;
+  now: () => number;
+}
+
+export interface TransactionDeps {
+  desktop: Desktop;
+  guard: GuardPolicy;
+  artifacts: Pick<ArtifactStore, 'writeCall'>;
+  snapshots: SnapshotCache;
+  options: TransactionOptions;
+  emit: <K extends EngineEventName>(event: K, payload: EngineEventMap[K]) => void;
+  /** Called once the target app is known, before call-started (the tray names the app). */
+  onStarted?: (app: string) => void;
+}
+
+export interface CallInfo {
+  callId: number;
+  clientId?: string;
+  signal?: AbortSignal;
+}
+
+/** How long an interrupted step may still finish so that it is reported as done. */
+const LATE_STEP_MS = 250;
+
+/** Longest any restore/cleanup primitive may take once the action itself is over. */
+const CLEANUP_TIMEOUT_MS = 5_000;
+
+export const HINT_OK = 'Read the diff file for what changed; call refresh_traversal for the full tree with coordinates; look at the screenshot.';
+
+// — validation (throws before anything is disturbed) —
+
+function bad(message: string): TandemError {
+  return new TandemError('bad-input', message);
+}
+
+function finite(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function checkPoint(point: unknown, what: string): Point {
+  const p = point as Point | undefined;
+  if (!p || !finite(p.x) || !finite(p.y)) throw bad(`${what} needs a point {x, y} in screen coordinates (numbers).`);
+  return { x: Math.round(p.x), y: Math.round(p.y) };
+}
+
+function checkQuery(query: unknown, what: string): ElementQuery {
+  const q = (query ?? {}) as ElementQuery;
+  const hasText = typeof q.text === 'string' && q.text !== '';
+  const hasRole = typeof q.role === 'string' && q.role.trim() !== '';
+  const hasIndex = q.index !== undefined;
+  if (hasIndex && (!Number.isInteger(q.index) || q.index! < 0)) throw bad(`${what}: element_index must be a whole number ≥ 0 from the latest tree.`);
+  if (!hasText && !hasRole && !hasIndex) throw bad(`${what}: say which element — send text (part of its label), role, or element_index from the latest tree.`);
+  return { ...(hasText ? { text: q.text } : {}), ...(hasRole ? { role: q.role } : {}), ...(hasIndex ? { index: q.index } : {}) };
+}
+
+/** Checks one step and puts its key and modifier names in canonical form. */
+export function normalizeStep(step: Step, position: number): Step {
+  const what = `step ${position + 1} (${(step as { kind?: unknown })?.kind ?? 'no kind'})`;
+  switch (step?.kind) {
+    case 'click': {
+      if (step.button !== 'left' && step.button !== 'right' && step.button !== 'middle') throw bad(`${what}: button must be left, right or middle.`);
+      if (step.count !== 1 && step.count !== 2) throw bad(`${what}: count must be 1 (single) or 2 (double).`);
+      const target = step.target && 'point' in step.target
+        ? { point: checkPoint(step.target.point, what) }
+        : { query: checkQuery((step.target as { query?: unknown } | undefined)?.query, what) };
+      return { ...step, target, modifiers: normalizeModifiers(step.modifiers) };
+    }
+    case 'type':
+      if (typeof step.text !== 'string' || step.text.length === 0) throw bad(`${what}: text must be a non-empty string.`);
+      return step;
+    case 'press':
+      return { ...step, key: normalizeKey(step.key), modifiers: normalizeModifiers(step.modifiers) };
+    case 'scroll': {
+      const point = checkPoint(step.point, what);
+      const deltaX = step.deltaX ?? 0;
+      if (!finite(step.deltaY) || !finite(deltaX)) throw bad(`${what}: deltaY and deltaX must be numbers of lines.`);
+      if (step.deltaY === 0 && deltaX === 0) throw bad(`${what}: deltaY or deltaX must not be 0.`);
+      return { ...step, point, deltaX: Math.round(deltaX), deltaY: Math.round(step.deltaY) };
+    }
+    case 'wait':
+      if (!finite(step.ms) || step.ms < 0) throw bad(`${what}: ms must be a number of milliseconds ≥ 0.`);
+      return step;
+    case 'element-action':
+      if (typeof step.action !== 'string' || !step.action) throw bad(`${what}: action must be a name such as "press".`);
+      return { ...step, query: checkQuery(step.query, what) };
+    case 'set-value':
+      if (typeof step.value !== 'string') throw bad(`${what}: value must be a string.`);
+      return { ...step, query: checkQuery(step.query, what) };
+    case 'set-selected':
+      if (typeof step.selected !== 'boolean') throw bad(`${what}: selected must be true or false.`);
+      return { ...step, query: checkQuery(step.query, what) };
+    default:
+      throw bad(`${what}: unknown step kind. Use click, type, press, scroll, wait, element-action, set-value or set-selected.`);
+  }
+}
+
+function queryOf(step: Step): ElementQuery | undefined {
+  if (step.kind === 'click') return 'query' in step.target ? step.target.query : undefined;
+  if (step.kind === 'element-action' || step.kind === 'set-value' || step.kind === 'set-selected') return step.query;
+  return undefined;
+}
+
+function hasIndex(query: ElementQuery | undefined): query is ElementQuery & { index: number } {
+  return query?.index !== undefined;
+}
+
+async function unknownAppError(desktop: Desktop, pid: number, progress: Progress): Promise<TandemError> {
+  const apps = await desktop.listApps(progress).catch(() => []);
+  const lines = apps.map((app) => `${app.pid} ${app.name}`).join('\n');
+  return new TandemError(
+    'unknown-app',
+    `No running app has pid ${pid}. Running apps:\n${lines || '(none found)'}\nUse one of these pids, or call open_application_and_traverse to start the app and get its pid.`,
+    { apps },
+  );
+}
+
+/** Races cleanup work against a timer, so a wedged backend cannot hold the result back. */
+function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new TandemError('timeout', `${what} did not finish within ${ms} ms`)), ms);
+    }),
+  ]);
+}
+
+function statusOf(error: TandemError): CallStatus {
+  if (error.code === 'cancelled') return 'cancelled';
+  if (error.code === 'watchdog') return 'watchdog';
+  return 'error';
+}
+
+function releaseReason(status: CallStatus): GuardReleaseReason {
+  return status === 'ok' ? 'done' : status;
+}
+
+// — the transaction —
+
+interface Before {
+  frontmost: Frontmost | null;
+  cursor: Point;
+  snapshot: TreeSnapshot;
+}
+
+export async function runTransaction(deps: TransactionDeps, call: CallInfo, request: ActRequest): Promise<CallResult> {
+  return new Transaction(deps, call, request).run();
+}
+
+class Transaction {
+  private readonly desktop: Desktop;
+  private readonly options: TransactionOptions;
+  private readonly startedAt: number;
+  private steps: Step[] = [];
+  private appName = '';
+  private before!: Before;
+  /** Elements resolved before the guard: element_index pins and the first step's query. */
+  private readonly resolvedBefore = new Map<number, ElementNode>();
+  private destinations = new Map<number, Destination>();
+  private readonly abort = new AbortController();
+  private session: GuardSession | null = null;
+  private progress!: Progress;
+
+  // state while running
+  private current!: TreeSnapshot;
+  private treeIsStale = false;
+  private lastClickTarget: ElementNode | null = null;
+  private clickPoint: Point | undefined;
+  private readonly stepsDone: string[] = [];
+  private after: TreeSnapshot | null = null;
+  private diff: TreeDiff | null = null;
+  private appExited = false;
+  private handoff: { frontmost: Frontmost; snapshot: TreeSnapshot | null } | null = null;
+  private screenshot: Screenshot | undefined;
+
+  constructor(
+    private readonly deps: TransactionDeps,
+    private readonly call: CallInfo,
+    private readonly request: ActRequest,
+  ) {
+    this.desktop = deps.desktop;
+    this.options = deps.options;
+    this.startedAt = this.options.now();
+  }
+
+  private log = (message: string): void => {
+    this.deps.emit('log', { callId: this.call.callId, message });
+  };
+
+  async run(): Promise<CallResult> {
+    try {
+      await this.prepare();
+    } catch (error) {
+      if (this.call.signal?.aborted) throw new TandemError('cancelled', 'The call was cancelled before it started: the client went away.');
+      throw error;
+    }
+    this.deps.onStarted?.(this.appName);
+    const args = { pid: this.request.pid, steps: this.steps.map((step, i) => redactStep(step, secureForEvents(this.destinations.get(i)))) };
+    this.deps.emit('call-started', { callId: this.call.callId, tool: this.request.tool, pid: this.request.pid, clientId: this.call.clientId, args, startedAt: this.startedAt });
+    const outcome = await this.guarded();
+    const result = await this.finish(outcome);
+    this.deps.emit('call-finished', { callId: this.call.callId, clientId: this.call.clientId, result });
+    return result;
+  }
+
+  /** Everything that may throw: validation, app, before-snapshot, element_index and first query. */
+  private async prepare(): Promise<void> {
+    const { pid, steps } = this.request;
+    if (!Number.isInteger(pid) || pid <= 0) throw bad('pid must be the whole-number process id of a running app (see list_apps).');
+    if (!Array.isArray(steps) || steps.length === 0) throw bad('Send at least one step.');
+    this.steps = steps.map((step, i) => normalizeStep(step, i));
+    const waited = this.steps.reduce((sum, step) => sum + (step.kind === 'wait' ? step.ms : 0), 0);
+    if (waited >= this.options.watchdogMs) {
+      throw bad(`The wait steps add up to ${waited} ms, longer than the ${this.options.watchdogMs} ms watchdog allows one call: split the work into several calls.`);
+    }
+    const readProgress = createProgress({ signal: this.call.signal, timeoutMs: this.options.watchdogMs, log: this.log });
+    const app = await this.desktop.appForPid(pid, readProgress);
+    if (!app) throw await unknownAppError(this.desktop, pid, readProgress);
+    this.appName = app.name;
+    const frontmost = await this.desktop.frontmost(readProgress);
+    const cursor = await this.desktop.cursorPosition();
+    const snapshot = await this.desktop.snapshot(pid, this.options.snapshotLimits, readProgress);
+    this.before = { frontmost, cursor, snapshot };
+    this.current = snapshot;
+
+    this.steps.forEach((step, i) => {
+      const query = queryOf(step);
+      if (hasIndex(query)) this.resolvedBefore.set(i, resolveIndexed(this.deps.snapshots, snapshot, query));
+    });
+    const firstQuery = queryOf(this.steps[0]);
+    if (firstQuery && !this.resolvedBefore.has(0)) this.resolvedBefore.set(0, findElement(snapshot.elements, firstQuery));
+
+    this.destinations = predictDestinations(this.steps, snapshot, (step, i) => this.predictTarget(step, i));
+  }
+
+  /** Best guess, from the tree before the call, of the element a step acts on. */
+  private predictTarget(step: Step, index: number): ElementNode | null {
+    const known = this.resolvedBefore.get(index);
+    if (known) return known;
+    if (step.kind === 'click' && 'point' in step.target) return elementAtPoint(this.before.snapshot.elements, step.target.point);
+    const query = queryOf(step);
+    if (!query) return null;
+    try {
+      return findElement(this.before.snapshot.elements, query);
+    } catch {
+      return null;
+    }
+  }
+
+  /** From guard engage to the end of the grace period. Never throws: returns the failure. */
+  private async guarded(): Promise<TandemError | null> {
+    const external = this.call.signal;
+    const onExternalAbort = (): void => {
+      this.abort.abort(new TandemError('cancelled', 'The call was cancelled: the client went away.'));
+    };
+    if (external?.aborted) onExternalAbort();
+    external?.addEventListener('abort', onExternalAbort, { once: true });
+    this.progress = createProgress({ signal: this.abort.signal, timeoutMs: this.options.watchdogMs, log: this.log, now: this.options.now });
+    try {
+      const label = `AI: ${stepVerb(this.steps[0])}… — press Esc to cancel`;
+      this.session = await this.deps.guard.engage(this.progress, {
+        onEngaged: () => this.deps.emit('guard-engaged', { callId: this.call.callId, tool: this.request.tool, label }),
+        onReleased: (reason) => this.deps.emit('guard-released', { callId: this.call.callId, reason }),
+        log: this.log,
+      });
+      const session = this.session;
+      if (session.signal.aborted) this.abort.abort(session.signal.reason);
+      else session.signal.addEventListener('abort', () => this.abort.abort(session.signal.reason), { once: true });
+
+      if (this.before.frontmost?.pid !== this.request.pid) {
+        const confirmed = await this.step(this.desktop.activate(this.request.pid, undefined, this.progress));
+        if (!confirmed) this.log(`could not confirm that ${this.appName} came to the front; continuing`);
+      }
+      for (let i = 0; i < this.steps.length; i++) {
+        throwIfAborted(this.progress);
+        this.deps.emit('step', { callId: this.call.callId, index: i, label: describeStep(this.steps[i], secureForEvents(this.destinations.get(i))) });
+        this.stepsDone.push(await this.runReported(this.runStep(this.steps[i], i)));
+        throwIfAborted(this.progress);
+      }
+      await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress));
+      await this.readAfter();
+      await this.checkHandoff();
+      await this.captureScreenshot(this.progress);
+      // A late Esc (the person saw something go wrong at the last moment) still counts.
+      await sleep(this.options.graceMs, this.progress);
+      return null;
+    } catch (error) {
+      return this.abort.signal.aborted ? abortReason(this.abort.signal) : toTandemError(error);
+    } finally {
+      external?.removeEventListener('abort', onExternalAbort);
+    }
+  }
+
+  /** Runs a primitive so that an abort (Esc, watchdog, disconnect) ends the wait even if it hangs. */
+  private step<T>(promise: Promise<T>): Promise<T> {
+    return abortable(promise, this.abort.signal);
+  }
+
+  /**
+   * Awaits a step like step(), but when an abort interrupts it, gives the step a moment to
+   * finish: a click that happened while Esc was pressed is reported as done, honestly.
+   */
+  private async runReported(running: Promise<string>): Promise<string> {
+    try {
+      return await this.step(running);
+    } catch (error) {
+      if (this.abort.signal.aborted) {
+        const late = await bounded(running, LATE_STEP_MS, 'the interrupted step').catch(() => null);
+        if (late !== null) this.stepsDone.push(late);
+      }
+      throw error;
+    }
+  }
+
+  private async readAfter(): Promise<void> {
+    try {
+      this.after = await this.step(this.desktop.snapshot(this.request.pid, this.options.snapshotLimits, this.progress));
+    } catch (error) {
+      if (!isTandemError(error, 'app-gone')) throw error;
+      this.appExited = true;
+      this.after = { pid: this.request.pid, app: this.appName, elements: [], elapsedMs: 0 };
+    }
+    this.diff = diffTrees(this.before.snapshot.elements, this.after.elements);
+  }
+
+  private async checkHandoff(): Promise<void> {
+    const now = await this.step(this.desktop.frontmost(this.progress));
+    if (!now || now.pid === this.request.pid || now.pid === this.before.frontmost?.pid) return;
+    this.log(`${now.app} (pid ${now.pid}) took the front: reading its tree`);
+    let snapshot: TreeSnapshot | null = null;
+    try {
+      snapshot = await this.step(this.desktop.snapshot(now.pid, this.options.snapshotLimits, this.progress));
+    } catch (error) {
+      if (this.abort.signal.aborted) throw error;
+      this.log(`could not read the tree of pid ${now.pid}: ${toTandemError(error).message}`);
+    }
+    this.handoff = { frontmost: now, snapshot };
+  }
+
+  private async captureScreenshot(progress: Progress): Promise<void> {
+    if (this.screenshot) return;
+    const target = this.handoff ? { pid: this.handoff.frontmost.pid, windowId: this.handoff.frontmost.windowId } : { pid: this.request.pid };
+    try {
+      this.screenshot = await bounded(this.desktop.screenshot(target, progress), CLEANUP_TIMEOUT_MS, 'screenshot');
+    } catch (error) {
+      if (progress.signal.aborted && progress === this.progress) throw error;
+      this.log(`no screenshot: ${toTandemError(error).message}`);
+    }
+  }
+
+  // — steps —
+
+  /** The tree may have changed since the last read: read it again before resolving a query. */
+  private async freshTree(): Promise<TreeSnapshot> {
+    if (this.treeIsStale) {
+      await settle(this.desktop, this.request.pid, this.options.settle, this.progress);
+      this.current = await this.desktop.snapshot(this.request.pid, this.options.snapshotLimits, this.progress);
+      this.treeIsStale = false;
+    }
+    return this.current;
+  }
+
+  private async locate(query: ElementQuery, index: number): Promise<ElementNode> {
+    const pinned = this.resolvedBefore.get(index);
+    if (pinned && !this.treeIsStale) return pinned;
+    const tree = await this.freshTree();
+    if (pinned) {
+      const again = refind(tree.elements, pinned);
+      if (!again) throw hasIndex(query) ? staleIndexError(query.index) : new TandemError('not-found', `${formatElementLabel(pinned)} is no longer in the tree.`);
+      return again;
+    }
+    return findElement(tree.elements, query);
+  }
+
+  private async isSecureDestination(index: number): Promise<boolean> {
+    const predicted = this.destinations.get(index);
+    if (predicted === 'secure') return true;
+    let mover = -1;
+    for (let j = index - 1; j >= 0; j--) {
+      if (movesFocus(this.steps[j])) {
+        mover = j;
+        break;
+      }
+    }
+    if (mover >= 0 && this.steps[mover].kind === 'click') {
+      if (this.lastClickTarget) return this.lastClickTarget.secure;
+      return predicted !== 'plain';
+    }
+    if (predicted === 'unknown') {
+      const focused = (await this.freshTree()).elements.find((el) => el.focused);
+      return focused ? focused.secure : true;
+    }
+    return false;
+  }
+
+  private async runStep(step: Step, index: number): Promise<string> {
+    const progress = this.progress;
+    switch (step.kind) {
+      case 'click': {
+        let element: ElementNode | null;
+        let point: Point;
+        if ('query' in step.target) {
+          element = await this.locate(step.target.query, index);
+          if (!element.bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen: use element_action with action "press" instead.`);
+          point = centreOf(element.bounds);
+        } else {
+          point = step.target.point;
+          element = elementAtPoint((await this.freshTree()).elements, point);
+        }
+        const reached = await scrollIntoView(
+          {
+            desktop: this.desktop,
+            pid: this.request.pid,
+            limits: this.options.snapshotLimits,
+            progress,
+            settle: async () => void (await settle(this.desktop, this.request.pid, this.options.settle, progress)),
+          },
+          this.current,
+          { element, point },
+        );
+        if (reached.lines) {
+          this.current = reached.snapshot;
+          this.log(reached.note!);
+        }
+        await this.desktop.click(reached.point, { button: step.button, count: step.count, modifiers: step.modifiers }, progress);
+        this.clickPoint = reached.point;
+        this.lastClickTarget = reached.element;
+        this.treeIsStale = true;
+        const verb = step.count === 2 ? 'double-clicked' : step.button === 'right' ? 'right-clicked' : step.button === 'middle' ? 'middle-clicked' : 'clicked';
+        const what = reached.element ? `${formatElementLabel(reached.element)} at ` : '';
+        const mods = step.modifiers.length ? ` with ${step.modifiers.join('+')}` : '';
+        const clicked = `${verb} ${what}${reached.point.x},${reached.point.y}${mods}`;
+        return reached.note ? `${reached.note}, then ${clicked}` : clicked;
+      }
+      case 'type': {
+        const secure = await this.isSecureDestination(index);
+        // Never log typed text, secure or not: log lines go to stderr and the feed.
+        progress.log(`typing ${[...step.text].length} characters${secure ? ' into a secure field' : ''}`);
+        await this.desktop.typeText(step.text, progress);
+        this.treeIsStale = true;
+        return `typed ${shownText(step.text, secure)}`;
+      }
+      case 'press': {
+        await this.desktop.pressKey(step.key, step.modifiers, progress);
+        this.treeIsStale = true;
+        return `pressed ${[...step.modifiers, step.key].join('+')}`;
+      }
+      case 'scroll': {
+        await this.desktop.scroll(step.point, step.deltaX, step.deltaY, progress);
+        this.treeIsStale = true;
+        const parts: string[] = [];
+        if (step.deltaY) parts.push(`${Math.abs(step.deltaY)} lines ${step.deltaY > 0 ? 'down' : 'up'}`);
+        if (step.deltaX) parts.push(`${Math.abs(step.deltaX)} lines ${step.deltaX > 0 ? 'right' : 'left'}`);
+        return `scrolled ${parts.join(' and ')} at ${step.point.x},${step.point.y}`;
+      }
+      case 'wait':
+        await sleep(step.ms, progress);
+        return `waited ${step.ms} ms`;
+      case 'element-action': {
+        const element = await this.locate(step.query, index);
+        await this.desktop.performAction({ element, action: step.action }, progress);
+        this.treeIsStale = true;
+        return `performed "${step.action}" on ${formatElementLabel(element)}`;
+      }
+      case 'set-value': {
+        const element = await this.locate(step.query, index);
+        const secure = element.secure || this.destinations.get(index) === 'secure';
+        await this.desktop.setValue(element, step.value, progress);
+        this.treeIsStale = true;
+        return `set ${formatElementLabel(element)} to ${shownText(step.value, secure)}`;
+      }
+      case 'set-selected': {
+        const element = await this.locate(step.query, index);
+        await this.desktop.setSelected(element, step.selected, progress);
+        this.treeIsStale = true;
+        return `${step.selected ? 'selected' : 'deselected'} ${formatElementLabel(element)}`;
+      }
+    }
+  }
+
+  // — release, restore, persist —
+
+  private async finish(failure: TandemError | null): Promise<CallResult> {
+    const status: CallStatus = failure ? statusOf(failure) : 'ok';
+    const cleanup = createProgress({ timeoutMs: CLEANUP_TIMEOUT_MS, log: this.log, now: this.options.now });
+    let restore: CallResult['restore'] = { cursor: true, frontmost: 'not-needed' };
+    try {
+      if (this.session) await this.session.release(releaseReason(status));
+      if (failure && this.session && failure.code !== 'app-gone') {
+        await this.readAfterFailure(cleanup);
+        await this.captureScreenshot(cleanup);
+      }
+    } finally {
+      restore = await this.restore(cleanup);
+    }
+    // element_index refers to trees handed out as tree text (open, refresh, a handoff tree),
+    // never to an action's after-tree: the model only saw its diff.
+    if (this.handoff?.snapshot) this.deps.snapshots.set(this.handoff.snapshot);
+    return this.buildResult(status, failure, restore);
+  }
+
+  /** After a failure the person and the model still want to know what changed: best effort. */
+  private async readAfterFailure(cleanup: Progress): Promise<void> {
+    if (this.after) return;
+    try {
+      this.after = await bounded(this.desktop.snapshot(this.request.pid, this.options.snapshotLimits, cleanup), CLEANUP_TIMEOUT_MS, 'tree after');
+      this.diff = diffTrees(this.before.snapshot.elements, this.after.elements);
+    } catch (error) {
+      this.log(`could not read the tree after the failure: ${toTandemError(error).message}`);
+    }
+  }
+
+  /** Cursor back where the person left it; their frontmost app back unless a handoff happened. */
+  private async restore(cleanup: Progress): Promise<CallResult['restore']> {
+    let cursor = false;
+    try {
+      const now = await bounded(this.desktop.cursorPosition(), CLEANUP_TIMEOUT_MS, 'reading the cursor');
+      if (now.x !== this.before.cursor.x || now.y !== this.before.cursor.y) {
+        await bounded(this.desktop.moveCursor(this.before.cursor), CLEANUP_TIMEOUT_MS, 'moving the cursor back');
+      }
+      cursor = true;
+    } catch (error) {
+      this.log(`could not restore the cursor: ${toTandemError(error).message}`);
+    }
+    if (this.handoff) return { cursor, frontmost: 'skipped-handoff' };
+    const original = this.before.frontmost;
+    if (!original) return { cursor, frontmost: 'not-needed' };
+    try {
+      const now = await bounded(this.desktop.frontmost(cleanup), CLEANUP_TIMEOUT_MS, 'reading the frontmost app');
+      if (now?.pid === original.pid) return { cursor, frontmost: 'not-needed' };
+      const took = await bounded(this.desktop.activate(original.pid, original.windowId, cleanup), CLEANUP_TIMEOUT_MS, 'reactivating the frontmost app');
+      if (!took) this.log(`${original.app} (pid ${original.pid}) did not come back to the front`);
+      return { cursor, frontmost: took ? 'restored' : 'failed' };
+    } catch (error) {
+      this.log(`could not restore the frontmost app: ${toTandemError(error).message}`);
+      return { cursor, frontmost: 'failed' };
+    }
+  }
+
+  private summary(status: CallStatus): string {
+    const changes = this.appExited ? `${this.appName} exited` : this.diff ? summarizeDiff(this.diff) : 'changes unknown (the tree could not be read again)';
+    if (status === 'ok') return changes;
+    const done = `${this.stepsDone.length} of ${this.steps.length} step${this.steps.length === 1 ? '' : 's'}`;
+    const what = status === 'cancelled' ? 'cancelled' : status === 'watchdog' ? 'stopped by the watchdog' : 'failed';
+    return `${what} after ${done}; ${changes}`;
+  }
+
+  private hint(status: CallStatus, failure: TandemError | null): string {
+    if (this.handoff) {
+      const { pid, app } = this.handoff.frontmost;
+      return `A new window from pid ${pid} (${app}) took the front: its tree is below; act on that pid next.`;
+    }
+    if (status === 'ok') return this.appExited ? `${this.appName} exited; call list_apps to see what is running.` : HINT_OK;
+    if (status === 'cancelled') {
+      return this.session?.escapePressed
+        ? 'The person pressed Esc: stop, and ask them before trying again.'
+        : 'The call was cancelled before it finished; call refresh_traversal to see the current state.';
+    }
+    if (status === 'watchdog') return 'The action took too long and control was given back: call refresh_traversal to see the app\'s state before retrying.';
+    if (failure?.code === 'not-found' || failure?.code === 'stale-element') return 'Call refresh_traversal and pick the element from the new tree.';
+    return 'Read the error, then call refresh_traversal to see the current tree before trying again.';
+  }
+
+  private artifactText(status: CallStatus, summary: string): string {
+    const lines = [
+      `# ${this.request.tool}  pid: ${this.request.pid}  app: ${this.appName}  status: ${status}`,
+      `# steps: ${this.stepsDone.join('; ') || '(none completed)'}`,
+      `# summary: ${summary}`,
+    ];
+    if (this.handoff) lines.push(`# app_switch: pid ${this.handoff.frontmost.pid} (${this.handoff.frontmost.app}) took the front`);
+    lines.push('# diff: "+ added", "- removed", "~ changed" elements (coordinates-only moves left out)');
+    if (!this.diff) return `${lines.join('\n')}\n(the tree could not be read again after the failure)\n`;
+    return `${lines.join('\n')}\n${formatDiff(this.diff) || '(no changes)\n'}`;
+  }
+
+  private async buildResult(status: CallStatus, failure: TandemError | null, restore: CallResult['restore']): Promise<CallResult> {
+    const tree = this.after ?? this.before.snapshot;
+    const summary = this.summary(status);
+    let file: string | undefined;
+    let fileBytes: number | undefined;
+    let screenshot: string | undefined;
+    let appSwitch: AppSwitch | undefined;
+    let handoffTree: string | undefined;
+    try {
+      const written = await this.deps.artifacts.writeCall(this.request.tool, { text: this.artifactText(status, summary), screenshot: this.screenshot, crosshair: this.clickPoint });
+      file = written.textPath;
+      fileBytes = written.textBytes;
+      screenshot = written.pngPath;
+    } catch (error) {
+      this.log(`could not write the artifacts: ${toTandemError(error).message}`);
+    }
+    if (this.handoff) {
+      const { pid, app } = this.handoff.frontmost;
+      appSwitch = { pid, app };
+      if (this.handoff.snapshot) {
+        handoffTree = formatTree(this.handoff.snapshot);
+        try {
+          appSwitch.file = (await this.deps.artifacts.writeCall(`${this.request.tool}_handoff`, { text: handoffTree })).textPath;
+        } catch (error) {
+          this.log(`could not write the handoff tree: ${toTandemError(error).message}`);
+        }
+      }
+    }
+    const truncatedTree = [tree, this.handoff?.snapshot].find((s) => s?.truncated);
+    const result: CallResult = {
+      status,
+      tool: this.request.tool,
+      pid: this.request.pid,
+      app: this.appName,
+      file,
+      fileBytes,
+      elementCount: tree.elements.length,
+      visibleElements: tree.elements.filter((el) => el.visible).length,
+      screenshot,
+      summary,
+      textChanges: this.diff ? textChanges(this.diff) : [],
+      diff: this.diff ? formatDiff(this.diff) : undefined,
+      appSwitch,
+      handoffTree,
+      stepsDone: [...this.stepsDone],
+      stepsTotal: this.steps.length,
+      humanInputBlocked: this.session?.humanInputBlocked ?? 0,
+      watchdogFired: this.session?.watchdogFired ?? false,
+      truncated: truncatedTree?.truncated
+        ? `the tree of pid ${truncatedTree.pid} was cut short (${truncatedTree.truncated.reason}: ${truncatedTree.truncated.detail})`
+        : undefined,
+      restore,
+      durationMs: Math.max(0, this.options.now() - this.startedAt),
+      hint: this.hint(status, failure),
+    };
+    if (failure) result.error = { code: failure.code, message: failure.message };
+    return result;
+  }
+}

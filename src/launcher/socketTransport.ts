@@ -1,0 +1,90 @@
+// An MCP Transport over one connected net.Socket: newline-delimited JSON-RPC, exactly the
+// framing of the SDK's stdio transport, whose ReadBuffer/serializeMessage we reuse. Used on
+// both ends: the app's socket host (one per connection) and tests' clients.
+
+import type { Socket } from 'node:net';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** A line longer than this closes the connection (the SDK's stdio default is 10 MB). */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+export class SocketTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  sessionId?: string;
+
+  private readonly readBuffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES });
+  private started = false;
+  private closed = false;
+
+  /** `observe` sees every incoming message before the MCP session does (the host reads clientInfo). */
+  constructor(
+    private readonly socket: Socket,
+    private readonly observe?: (message: JSONRPCMessage) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('SocketTransport already started');
+    this.started = true;
+    this.socket.on('data', this.onData);
+    this.socket.on('error', this.onSocketError);
+    this.socket.on('close', this.onSocketClose);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed || this.socket.destroyed) throw new Error('The connection is closed.');
+    await new Promise<void>((resolve, reject) => {
+      this.socket.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.socket.end();
+    this.socket.destroy();
+    this.finish();
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    try {
+      this.readBuffer.append(chunk);
+    } catch (error) {
+      // Oversized line: this peer is not speaking MCP; drop it, nobody else is affected.
+      this.onerror?.(error as Error);
+      void this.close();
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.readBuffer.readMessage();
+      } catch (error) {
+        // A garbage line is skipped (like the SDK's stdio transport); later lines still count.
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) break;
+      this.observe?.(message);
+      this.onmessage?.(message);
+    }
+  };
+
+  private readonly onSocketError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private readonly onSocketClose = (): void => {
+    this.finish();
+  };
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.readBuffer.clear();
+    this.socket.off('data', this.onData);
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,138 @@
+// The "AI is acting" overlay: one full-screen, click-through, always-on-top, transparent window
+// per display, shown exactly while the engine's input guard is engaged. Two rules shape it:
+// an overlay never outlives its guard (it also hides when the call finishes, whatever events
+// were missed), and the guard never depends on the overlay (every failure here is logged and
+// swallowed — the engine's transaction does not wait for us).
+
+import type { TandemEngine } from '../core/engineApi.js';
+import type { ElectronApi, WindowLike } from './electronApi.js';
+import type { OverlayState } from '../shared/types.js';
+import type { RendererPage } from './windows.js';
+
+export interface OverlayOptions {
+  electron: ElectronApi;
+  page: RendererPage;
+  log: (message: string) => void;
+}
+
+export class OverlayController {
+  private windows: WindowLike[] = [];
+  private engagedCall: { callId: number; label: string } | null = null;
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(private readonly options: OverlayOptions) {}
+
+  /** Follows the engine's guard; call once. */
+  attach(engine: TandemEngine): void {
+    this.unsubscribe.push(
+      engine.on('guard-engaged', (event) => this.engaged(event.callId, event.label)),
+      engine.on('guard-released', (event) => this.released(event.callId)),
+      engine.on('call-finished', (event) => this.released(event.callId)),
+    );
+    this.options.electron.screen.on('display-added', () => this.rebuild());
+    this.options.electron.screen.on('display-removed', () => this.rebuild());
+    this.options.electron.screen.on('display-metrics-changed', () => this.rebuild());
+  }
+
+  get visible(): boolean {
+    return this.engagedCall !== null;
+  }
+
+  get windowCount(): number {
+    return this.windows.filter((window) => !window.isDestroyed()).length;
+  }
+
+  /** Windows are made ahead of time so showing is instant when a guard engages. */
+  prepare(): void {
+    this.safely('prepare', () => this.ensureWindows());
+  }
+
+  dispose(): void {
+    for (const stop of this.unsubscribe.splice(0)) stop();
+    this.engagedCall = null;
+    this.destroyWindows();
+  }
+
+  private engaged(callId: number, label: string): void {
+    this.engagedCall = { callId, label };
+    this.safely('show', () => {
+      this.ensureWindows();
+      this.broadcast();
+      for (const window of this.windows) window.showInactive();
+    });
+  }
+
+  private released(callId: number): void {
+    if (!this.engagedCall || this.engagedCall.callId !== callId) return;
+    this.engagedCall = null;
+    this.safely('hide', () => {
+      for (const window of this.windows) if (!window.isDestroyed()) window.hide();
+      this.broadcast();
+    });
+  }
+
+  private state(): OverlayState {
+    return { visible: this.engagedCall !== null, label: this.engagedCall?.label ?? '' };
+  }
+
+  private broadcast(): void {
+    for (const window of this.windows) if (!window.isDestroyed()) window.webContents.send('overlay:state', this.state());
+  }
+
+  private ensureWindows(): void {
+    this.windows = this.windows.filter((window) => !window.isDestroyed());
+    if (this.windows.length) return;
+    const { BrowserWindow, screen } = this.options.electron;
+    for (const display of screen.getAllDisplays()) {
+      const window = new BrowserWindow({
+        ...display.bounds,
+        show: false,
+        frame: false,
+        transparent: true,
+        backgroundColor: '#00000000',
+        hasShadow: false,
+        resizable: false,
+        movable: false,
+        focusable: false,
+        skipTaskbar: true,
+        fullscreenable: false,
+        alwaysOnTop: true,
+        webPreferences: this.options.page.webPreferences,
+      });
+      window.setIgnoreMouseEvents(true);
+      window.setAlwaysOnTop(true, 'screen-saver');
+      window.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true });
+      // Kept out of screenshots: the agent's own captures must show the app, not our tint.
+      window.setContentProtection(true);
+      window.setBounds(display.bounds);
+      // A page that finishes loading after the guard engaged still learns the current state.
+      window.webContents.once('did-finish-load', () => this.safely('sync', () => window.webContents.send('overlay:state', this.state())));
+      this.options.page.load(window, 'overlay').catch((error: Error) => this.options.log(`overlay: load failed: ${error.message}`));
+      this.windows.push(window);
+    }
+  }
+
+  private destroyWindows(): void {
+    for (const window of this.windows) if (!window.isDestroyed()) window.destroy();
+    this.windows = [];
+  }
+
+  private rebuild(): void {
+    this.safely('rebuild', () => {
+      this.destroyWindows();
+      this.ensureWindows();
+      if (this.engagedCall) {
+        this.broadcast();
+        for (const window of this.windows) window.showInactive();
+      }
+    });
+  }
+
+  private safely(what: string, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.options.log(`overlay: ${what} failed: ${(error as Error).message}`);
+    }
+  }
+}

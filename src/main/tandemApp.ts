@@ -1,0 +1,221 @@
+// The app's composition root: single-instance lock, engine, socket host, tray, overlay, windows
+// and IPC, wired together over an injected Electron API (main.ts passes the real module, the
+// tests a fake). Nothing here imports 'electron'.
+
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import sharp from 'sharp';
+import type { TandemEngine } from '../core/engineApi.js';
+import type { ElectronApi, TrayLike } from './electronApi.js';
+import { mcpClientConfigs, type LauncherInvocation } from '../shared/mcpClientConfig.js';
+import type { ArtifactTarget } from '../shared/ipc.js';
+import type { McpClientConfig } from '../shared/types.js';
+import { appStateView } from './appStatus.js';
+import { FeedStore } from './feedStore.js';
+import { registerIpc } from './ipcRouter.js';
+import { runTestRefresh } from './onboardingTest.js';
+import { OverlayController } from './overlayController.js';
+import { Permissions } from './permissions.js';
+import { trayMenuTemplate } from './trayMenu.js';
+import { AppWindows, OwnedWindows, rendererPage } from './windows.js';
+
+export interface TandemAppDeps {
+  electron: ElectronApi;
+  platform: NodeJS.Platform;
+  createEngine(): Promise<TandemEngine>;
+  /** Starts the MCP socket host over the engine (src/launcher/socketHost.ts). */
+  startHost(engine: TandemEngine): Promise<{ path: string; close(): Promise<void> }>;
+  paths: { preload: string; html: string; trayIcon: string };
+  launcher: LauncherInvocation;
+  /** The engine's artifacts folder. */
+  artifactsDirectory: string;
+  log?: (message: string) => void;
+}
+
+export interface TandemApp {
+  engine: TandemEngine;
+  overlay: OverlayController;
+  feed: FeedStore;
+  windows: AppWindows;
+  tray: TrayLike;
+  /** Rebuilds the tray menu from the current state (called on every engine event). */
+  refreshTray(): void;
+  shutdown(): Promise<void>;
+}
+
+const ONBOARDED_MARKER = 'onboarded';
+
+export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | null> {
+  const { electron, platform } = deps;
+  const log = deps.log ?? ((message: string) => console.error(`[tandem] ${message}`));
+
+  if (!electron.app.requestSingleInstanceLock()) {
+    log('another Tandem is already running: quitting this one');
+    electron.app.quit();
+    return null;
+  }
+  // The overlay's transparent windows need an ARGB visual under X11 compositors.
+  if (platform === 'linux') electron.app.commandLine.appendSwitch('enable-transparent-visuals');
+  await electron.app.whenReady();
+  // Menu-bar app: no Dock icon (LSUIElement is also set in Info.plist by electron-builder).
+  electron.app.dock?.hide();
+
+  const engine = await deps.createEngine();
+  const host = await deps.startHost(engine);
+  const owned = new OwnedWindows();
+  const page = rendererPage({ preload: deps.paths.preload, html: deps.paths.html }, owned);
+  const windows = new AppWindows(electron, page, log);
+  const overlay = new OverlayController({ electron, page, log });
+  overlay.attach(engine);
+  overlay.prepare();
+  const feed = new FeedStore(engine);
+  const permissions = new Permissions(electron, engine, platform);
+  const version = electron.app.getVersion();
+  const configs = (): McpClientConfig[] => mcpClientConfigs(deps.launcher, appStateView(engine, platform, version).platform);
+  const state = (finishedCallId?: number) => appStateView(engine, platform, version, finishedCallId);
+
+  const copyConfig = (client: McpClientConfig['client']): void => {
+    const config = configs().find((item) => item.client === client);
+    if (config) electron.clipboard.writeText(config.text);
+  };
+
+  const tray = new electron.Tray(electron.nativeImage.createFromPath(deps.paths.trayIcon));
+  let shuttingDown: Promise<void> | undefined;
+  const refreshTray = (finishedCallId?: number): void => {
+    if (shuttingDown) return;
+    const view = state(finishedCallId);
+    tray.setToolTip(`Tandem — ${view.status}`);
+    tray.setContextMenu(
+      electron.Menu.buildFromTemplate(
+        trayMenuTemplate(view, configs(), {
+          setPaused: (paused) => setPaused(paused),
+          showFeed: () => windows.show('feed'),
+          showPermissions: () => windows.show('onboarding'),
+          copyMcpConfig: copyConfig,
+          openArtifactsFolder: () => void electron.shell.openPath(deps.artifactsDirectory),
+          quit: () => void quit(),
+        }),
+      ),
+    );
+    windows.broadcast('app:state', view);
+  };
+
+  // Pausing has no engine event: the app is its only caller, and refreshes the tray itself.
+  const setPaused = (paused: boolean): void => {
+    engine.setPaused(paused);
+    refreshTray();
+  };
+  const stopFollowing = [
+    engine.on('call-started', () => refreshTray()),
+    // The app is known once the guard engages (the engine resolves the target first).
+    engine.on('guard-engaged', () => refreshTray()),
+    engine.on('call-finished', (event) => refreshTray(event.callId)),
+    feed.onChange((card) => windows.broadcast('feed:call', card)),
+  ];
+
+  const artifactOf = (callId: number, target: ArtifactTarget): string | undefined => {
+    const artifacts = feed.artifactsOf(callId);
+    if (target === 'folder') return deps.artifactsDirectory;
+    return target === 'file' ? artifacts?.file : artifacts?.screenshot;
+  };
+
+  const stopIpc = registerIpc(
+    electron,
+    owned,
+    {
+      'app:get-state': () => state(),
+      'app:set-paused': ({ paused }) => {
+        setPaused(paused);
+        return state();
+      },
+      'permissions:check': () => permissions.check(),
+      'permissions:request': ({ id }) => permissions.request(id),
+      'onboarding:test-refresh': () => runTestRefresh(engine, process.pid),
+      'onboarding:finish': () => {
+        markOnboarded(electron);
+        windows.close('onboarding');
+      },
+      'mcp-config:list': () => configs(),
+      'mcp-config:copy': ({ client }) => copyConfig(client),
+      'feed:list': () => feed.list(),
+      'feed:screenshot': async ({ callId }) => screenshotThumbnail(feed.artifactsOf(callId)?.screenshot, log),
+      'feed:open-artifact': async ({ callId, target }) => {
+        const path = artifactOf(callId, target);
+        if (!path) return;
+        if (target === 'folder') await electron.shell.openPath(path);
+        else electron.shell.showItemInFolder(path);
+      },
+    },
+    log,
+  );
+
+  electron.app.on('second-instance', () => windows.show('feed'));
+  // A menu-bar app keeps running with no window open.
+  electron.app.on('window-all-closed', () => {});
+
+  async function shutdown(): Promise<void> {
+    shuttingDown ??= (async () => {
+      for (const stop of stopFollowing) stop();
+      stopIpc();
+      overlay.dispose();
+      feed.dispose();
+      tray.destroy();
+      await host.close().catch((error: Error) => log(`host close: ${error.message}`));
+      await engine.close().catch((error: Error) => log(`engine close: ${error.message}`));
+    })();
+    return shuttingDown;
+  }
+
+  let quitting = false;
+  async function quit(): Promise<void> {
+    quitting = true;
+    await shutdown();
+    electron.app.quit();
+  }
+  electron.app.on('before-quit', (event) => {
+    if (quitting) return;
+    // Quit from elsewhere (logout, second Quit): release the engine first, then quit for real.
+    event.preventDefault();
+    void quit();
+  });
+
+  refreshTray();
+  if (isFirstRun(electron)) {
+    try {
+      windows.show('onboarding');
+    } catch (error) {
+      log(`onboarding window: ${(error as Error).message}`);
+    }
+  }
+  log(`ready: MCP on ${host.path}`);
+  return { engine, overlay, feed, windows, tray, refreshTray, shutdown };
+}
+
+/** Feed cards show a thumbnail: a Retina screenshot is megabytes, the card needs a few dozen KB. */
+const THUMBNAIL_WIDTH = 480;
+
+async function screenshotThumbnail(path: string | undefined, log: (message: string) => void): Promise<string | null> {
+  if (!path) return null;
+  try {
+    const png = await sharp(await readFile(path)).resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).png().toBuffer();
+    return `data:image/png;base64,${png.toString('base64')}`;
+  } catch (error) {
+    log(`feed: no thumbnail for ${path}: ${(error as Error).message}`);
+    return null;
+  }
+}
+
+function markerPath(electron: ElectronApi): string {
+  return join(electron.app.getPath('userData'), ONBOARDED_MARKER);
+}
+
+function isFirstRun(electron: ElectronApi): boolean {
+  return !existsSync(markerPath(electron));
+}
+
+function markOnboarded(electron: ElectronApi): void {
+  const path = markerPath(electron);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, `${new Date().toISOString()}\n`, { mode: 0o600 });
+}

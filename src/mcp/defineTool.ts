@@ -1,0 +1,45 @@
+// Tools are declared as data (after Playwright's MCP tools): a name, the text a model reads, a
+// `type`, zod schemas and a thin handler over the engine. The MCP annotation hints are derived
+// from `type` in one place so no tool can drift from the others.
+
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { CallContext, TandemEngine } from '../core/engineApi.js';
+
+/**
+ * - readOnly: reads the desktop, never engages the guard, never moves anything (refresh, list).
+ * - input: drives an app like a person would (synthetic input or accessibility actions): it can
+ *   do anything the app can, so it is destructive and not idempotent (click, type, set value…).
+ * - action: changes which app is running or in front without touching any document (open):
+ *   safe to repeat.
+ */
+export type ToolType = 'readOnly' | 'input' | 'action';
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  type: ToolType;
+  inputSchema: Input;
+  outputSchema: z.ZodObject;
+  handle(engine: TandemEngine, args: z.output<Input>, context: CallContext): Promise<CallToolResult>;
+}
+
+/** The identity function, typed so a tool's handler sees its own parsed arguments. */
+export function defineTool<Input extends z.ZodObject>(tool: ToolDefinition<Input>): ToolDefinition<Input> {
+  return tool;
+}
+
+/** All four hints, always explicit: the protocol's defaults (destructive, open world) are the worst case. */
+export function annotationsFor(type: ToolType): Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>> {
+  switch (type) {
+    case 'readOnly':
+      // Reads the person's own machine only.
+      return { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+    case 'input':
+      // A click can press "Delete" or "Send": whatever the app reaches, this reaches.
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+    case 'action':
+      return { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+  }
+}

@@ -1,0 +1,12 @@
+// The server's `instructions`: the workflow a model should follow, sent once at initialize.
+
+export const SERVER_INSTRUCTIONS = `Tandem operates the desktop apps on the person's own computer while they are still at it. Every acting tool holds back their keyboard and mouse for the moment it runs, then gives them back and puts their cursor and front app back.
+
+How to work:
+1. Start with open_application_and_traverse {identifier} (or list_applications) to get the app's pid.
+2. Read the compact summary (key: value lines). The full tree or diff is in the file it names: grep that file for what you need instead of reading it whole. Tree lines look like [Role] "text" x:N y:N w:W h:H visible.
+3. Take coordinates from the tree (x, y, w, h), never from screenshot pixels. Look at the screenshot only to check the result.
+4. Chain click → type → press in ONE call: click_and_traverse with text and pressKey, or steps (e.g. [{"action":"click","element":"Search"},{"action":"type","text":"hello"},{"action":"press","keyName":"return"}]). One call means one snapshot, one diff and one short interruption for the person.
+5. When a response has app_switch, another app came to the front (a save dialog, a launched app): its tree is in the same response. Act on that pid next.
+6. If the person presses Esc the call stops with status: cancelled. They took back control on purpose: do not retry blindly; ask them how to continue.
+7. Errors say what to send instead. After "unknown pid" call list_applications; after a stale element_index or "not found" call refresh_traversal and grep the new file.`;

@@ -1,0 +1,43 @@
+// The declared output schemas: structuredContent carries the same facts as the text lines, with
+// the same snake_case keys, for clients that read structured results.
+
+import { z } from 'zod';
+
+export const callResultOutput = z.object({
+  status: z.enum(['ok', 'cancelled', 'watchdog', 'error']).describe('ok, or why the call did not finish.'),
+  tool: z.string(),
+  pid: z.number().describe('The target app.'),
+  app: z.string(),
+  file: z.string().optional().describe('Tree (open/refresh) or diff (actions) file: grep it.'),
+  file_bytes: z.number().optional(),
+  element_count: z.number().describe('Elements in the tree.'),
+  visible_elements: z.number(),
+  screenshot: z.string().optional().describe('PNG of the window; a crosshair marks the click point.'),
+  summary: z.string().describe('One line: what changed.'),
+  text_changes: z.array(z.object({ role: z.string(), before: z.string(), after: z.string() })),
+  app_switch: z
+    .object({ pid: z.number(), app: z.string(), file: z.string().optional() })
+    .optional()
+    .describe('Another app took the front (a dialog, a launched app): act on this pid next.'),
+  steps: z.array(z.string()).describe('Steps completed, in order.'),
+  steps_total: z.number(),
+  human_input_blocked: z.number().describe("The person's key/pointer events held back during the call."),
+  watchdog: z.boolean().describe('The watchdog gave control back before the call finished.'),
+  truncated: z.string().optional(),
+  restore: z.object({
+    cursor: z.boolean(),
+    frontmost: z.enum(['restored', 'not-needed', 'skipped-handoff', 'failed']),
+  }),
+  duration_ms: z.number(),
+  hint: z.string().optional().describe('What to do next.'),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+
+export type CallResultOutput = z.output<typeof callResultOutput>;
+
+export const applicationsOutput = z.object({
+  apps: z.array(z.object({ pid: z.number(), name: z.string(), id: z.string().optional() })),
+  count: z.number(),
+});
+
+export type ApplicationsOutput = z.output<typeof applicationsOutput>;

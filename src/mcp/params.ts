@@ -1,0 +1,99 @@
+// Parameter schemas shared by the tools. The SDK validates arguments against these before a
+// handler runs and returns zod's message to the model as an isError result, so every field
+// carries its own message saying what to send instead (zod's default, "Invalid input: expected
+// number, received string", names neither the parameter nor where its value comes from).
+
+import { z } from 'zod';
+
+interface Issue {
+  code: string;
+  input?: unknown;
+  keys?: string[];
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** The message for any issue on one parameter: missing, wrong type or out of range. */
+function complaint(name: string, expected: string, hint = ''): (issue: Issue) => string {
+  const tail = hint ? ` ${hint}` : '';
+  return (issue) =>
+    issue.input === undefined
+      ? `${name} is required: send ${expected}.${tail}`
+      : `${name} must be ${expected}, not ${preview(issue.input)}.${tail}`;
+}
+
+export function wholeNumber(name: string, options: { min?: number; max?: number; hint?: string } = {}): z.ZodNumber {
+  const range =
+    options.min !== undefined && options.max !== undefined
+      ? ` from ${options.min} to ${options.max}`
+      : options.min !== undefined
+        ? ` ≥ ${options.min}`
+        : '';
+  const error = complaint(name, `a whole number${range}`, options.hint);
+  let schema = z.number({ error }).int({ error });
+  if (options.min !== undefined) schema = schema.min(options.min, { error });
+  if (options.max !== undefined) schema = schema.max(options.max, { error });
+  return schema;
+}
+
+export function coordinate(name: string, hint = 'Take it from a tree line (x:N y:N), never from screenshot pixels.'): z.ZodNumber {
+  const error = complaint(name, 'a number of screen points', hint);
+  return z.number({ error }).finite({ error });
+}
+
+export function size(name: string): z.ZodNumber {
+  const error = complaint(name, 'a positive number of points (the w:/h: of a tree line)');
+  return z.number({ error }).positive({ error });
+}
+
+export function nonEmptyText(name: string, hint = ''): z.ZodString {
+  const error = complaint(name, 'a non-empty string', hint);
+  return z.string({ error }).min(1, { error });
+}
+
+export function anyText(name: string, hint = ''): z.ZodString {
+  return z.string({ error: complaint(name, 'a string', hint) });
+}
+
+export function flag(name: string): z.ZodBoolean {
+  return z.boolean({ error: complaint(name, 'true or false') });
+}
+
+export function nameList(name: string, examples: string): z.ZodArray<z.ZodString> {
+  const error = complaint(name, `an array of strings such as ${examples}`);
+  return z.array(z.string({ error }), { error });
+}
+
+export const PID_HINT = 'Use the pid from open_application_and_traverse or list_applications.';
+
+export function pidParam(): z.ZodNumber {
+  return wholeNumber('pid', { min: 1, hint: PID_HINT }).describe(
+    'Process id of the target app, from open_application_and_traverse or list_applications.',
+  );
+}
+
+export const MODIFIERS_DESCRIPTION =
+  'Modifier keys held during the key press, e.g. ["command","shift"]. Accepted: shift, control (ctrl), alt (option), meta (command/cmd/super), fn.';
+
+export const KEY_DESCRIPTION =
+  'a named key (return, tab, escape, space, backspace, delete (forward delete), up, down, left, right, pageup, pagedown, home, end, insert, f1–f12) or one character ("a", "/"). Modifiers go in the modifier list, not in the name.';
+
+export const ROLE_DESCRIPTION =
+  'Optional role filter for the element search, case-insensitive substring of the role shown in the tree ("button" matches [PushButton], "text" matches [Text] and [TextField]).';
+
+/**
+ * A tool's arguments object. Strict, so a misspelt optional parameter ("presskey") is reported
+ * instead of being silently ignored.
+ */
+export function toolInput<Shape extends z.ZodRawShape>(shape: Shape, owner = 'This tool'): z.ZodObject<Shape, z.core.$strict> {
+  const accepted = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue: Issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown parameter${issue.keys && issue.keys.length > 1 ? 's' : ''} ${(issue.keys ?? []).map((key) => `"${key}"`).join(', ')}. ${owner} takes: ${accepted}.`
+        : `${owner} needs a JSON object with: ${accepted}.`,
+  });
+}

@@ -1,0 +1,165 @@
+// CallResult → what the model reads: compact `key: value` lines (empty keys left out), the same
+// facts as structuredContent, and — after a handoff — the new app's tree as a second text item.
+// The model is meant to read the summary, then grep the named file, not to get the tree inline.
+
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RunningApp } from '../core/model.js';
+import type { CallResult } from '../core/result.js';
+import { quoteText } from '../core/treeFormat.js';
+import { errorLines, guidanceFor } from './errors.js';
+import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
+
+/** Text changes listed inline; the rest are in the diff file. */
+const MAX_TEXT_CHANGE_LINES = 12;
+/** Characters of a changed value shown inline. */
+const MAX_CHANGE_CHARS = 80;
+
+export function structuredCallResult(result: CallResult): CallResultOutput {
+  const output: CallResultOutput = {
+    status: result.status,
+    tool: result.tool,
+    pid: result.pid,
+    app: result.app,
+    element_count: result.elementCount,
+    visible_elements: result.visibleElements,
+    summary: result.summary,
+    text_changes: result.textChanges.map(({ role, before, after }) => ({ role, before, after })),
+    steps: [...result.stepsDone],
+    steps_total: result.stepsTotal,
+    human_input_blocked: result.humanInputBlocked,
+    watchdog: result.watchdogFired,
+    restore: { cursor: result.restore.cursor, frontmost: result.restore.frontmost },
+    duration_ms: Math.round(result.durationMs),
+  };
+  if (result.file) output.file = result.file;
+  if (result.fileBytes !== undefined) output.file_bytes = result.fileBytes;
+  if (result.screenshot) output.screenshot = result.screenshot;
+  if (result.appSwitch) {
+    output.app_switch = { pid: result.appSwitch.pid, app: result.appSwitch.app };
+    if (result.appSwitch.file) output.app_switch.file = result.appSwitch.file;
+  }
+  if (result.truncated) output.truncated = result.truncated;
+  const hint = hintFor(result);
+  if (hint) output.hint = hint;
+  if (result.error) output.error = { code: result.error.code, message: result.error.message };
+  return output;
+}
+
+/**
+ * Error classes where the engine's own hint is the more precise one (it knows whether Esc was
+ * pressed or the client went away, and which element was meant).
+ */
+const ENGINE_HINT_CODES = new Set(['cancelled', 'watchdog', 'not-found', 'stale-element']);
+
+/** For a call that did not finish, the next move for its error class. */
+function hintFor(result: CallResult): string {
+  if (result.status === 'ok') return result.hint;
+  const code = result.error?.code ?? result.status;
+  if (result.hint && (ENGINE_HINT_CODES.has(code) || ENGINE_HINT_CODES.has(result.status))) return result.hint;
+  return guidanceFor(code);
+}
+
+function fileSize(result: CallResult): string | undefined {
+  const parts: string[] = [];
+  if (result.fileBytes !== undefined) parts.push(`${result.fileBytes} bytes`);
+  if (result.file || result.elementCount > 0) parts.push(`${result.elementCount} elements`);
+  return parts.length ? parts.join(', ') : undefined;
+}
+
+function textChangeLines(result: CallResult): string[] {
+  const changes = result.textChanges;
+  if (!changes.length) return [];
+  const shown = changes.slice(0, MAX_TEXT_CHANGE_LINES).map(
+    ({ role, before, after }) => `  ${role}: ${quoteText(before, "'", MAX_CHANGE_CHARS)} -> ${quoteText(after, "'", MAX_CHANGE_CHARS)}`,
+  );
+  if (changes.length > shown.length) shown.push(`  … ${changes.length - shown.length} more in the file`);
+  return ['text_changes:', ...shown];
+}
+
+function restoreText(result: CallResult): string | undefined {
+  // Read-only calls move nothing, so there is nothing to report as put back.
+  if (result.stepsTotal === 0) return undefined;
+  const parts: string[] = [];
+  if (result.restore.cursor) parts.push('cursor put back');
+  switch (result.restore.frontmost) {
+    case 'restored':
+      parts.push('previous app brought back to the front');
+      break;
+    case 'skipped-handoff':
+      parts.push(`left ${result.appSwitch?.app ?? 'the new window'} in front for you`);
+      break;
+    case 'failed':
+      parts.push('could not bring the previous app back to the front');
+      break;
+    case 'not-needed':
+      break;
+  }
+  return parts.length ? parts.join(', ') : undefined;
+}
+
+function stepsText(result: CallResult): string | undefined {
+  if (result.stepsTotal === 0 && result.stepsDone.length === 0) return undefined;
+  const done = `${result.stepsDone.length}/${result.stepsTotal} done`;
+  return result.stepsDone.length ? `${done}: ${result.stepsDone.join('; ')}` : done;
+}
+
+function appSwitchText(result: CallResult): string | undefined {
+  const appSwitch = result.appSwitch;
+  if (!appSwitch) return undefined;
+  const file = appSwitch.file ? ` file ${appSwitch.file}` : '';
+  return `pid ${appSwitch.pid} app ${quoteText(appSwitch.app)}${file} — this app is now in front: act on pid ${appSwitch.pid} next (its tree follows)`;
+}
+
+/** The `key: value` summary lines, in reading order; undefined values are left out. */
+export function summaryLines(result: CallResult): string[] {
+  const lines: string[] = [];
+  const add = (key: string, value: string | number | undefined): void => {
+    if (value === undefined || value === '') return;
+    lines.push(`${key}: ${value}`);
+  };
+  add('status', result.status);
+  if (result.error) lines.push(...errorLines(result.error.code, result.error.message));
+  add('pid', result.pid);
+  add('app', result.app);
+  add('file', result.file);
+  add('file_size', fileSize(result));
+  add('hint', hintFor(result));
+  add('screenshot', result.screenshot);
+  add('summary', result.summary);
+  lines.push(...textChangeLines(result));
+  add('visible_elements', result.visibleElements);
+  add('app_switch', appSwitchText(result));
+  add('steps', stepsText(result));
+  if (result.humanInputBlocked > 0) add('human_input_blocked', `${result.humanInputBlocked} key/pointer events from the person were held back`);
+  if (result.watchdogFired) add('watchdog', 'fired: control was given back to the person before the action finished');
+  add('truncated', result.truncated);
+  add('restore', restoreText(result));
+  add('duration_ms', Math.round(result.durationMs));
+  return lines;
+}
+
+export function renderCallResult(result: CallResult): CallToolResult {
+  const content: CallToolResult['content'] = [{ type: 'text', text: summaryLines(result).join('\n') }];
+  if (result.appSwitch && result.handoffTree) {
+    const header = `app_switch tree: pid ${result.appSwitch.pid} app ${quoteText(result.appSwitch.app)}`;
+    content.push({ type: 'text', text: `${header}\n${result.handoffTree}` });
+  }
+  const rendered: CallToolResult = { content, structuredContent: structuredCallResult(result) };
+  if (result.status !== 'ok') rendered.isError = true;
+  return rendered;
+}
+
+export function renderApplications(apps: readonly RunningApp[]): CallToolResult {
+  const sorted = [...apps].sort((a, b) => a.name.localeCompare(b.name) || a.pid - b.pid);
+  const structured: ApplicationsOutput = {
+    apps: sorted.map(({ pid, name, id }) => (id ? { pid, name, id } : { pid, name })),
+    count: sorted.length,
+  };
+  const lines = [
+    'status: ok',
+    `count: ${sorted.length}`,
+    ...sorted.map(({ pid, name, id }) => `app: pid ${pid} ${quoteText(name)}${id && id !== name ? ` id ${quoteText(id)}` : ''}`),
+    'hint: Pass a pid to refresh_traversal to read that app, or open_application_and_traverse {identifier} to start or focus one.',
+  ];
+  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
+}

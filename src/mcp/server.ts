@@ -1,0 +1,81 @@
+// The MCP server over a TandemEngine: every tool of the registry, the workflow instructions, and
+// a per-call context (who is calling, and the request's abort signal so a client that cancels or
+// goes away cancels its own action). SDK imports stay inside src/mcp.
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallContext, TandemEngine } from '../core/engineApi.js';
+import { annotationsFor, type ToolDefinition } from './defineTool.js';
+import { errorResult } from './errors.js';
+import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { tools } from './tools/index.js';
+
+export const SERVER_NAME = 'tandem';
+
+export interface McpServerOptions {
+  /** Reported in serverInfo; the launcher passes package.json's version. */
+  version?: string;
+  /** Session label for the feed; defaults to the client's own name from initialize. */
+  clientId?: string;
+}
+
+interface RequestExtra {
+  signal: AbortSignal;
+}
+
+function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinition, clientId: () => string): void {
+  // The SDK has already parsed `args` with tool.inputSchema, so they have its output type.
+  const handler = async (args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> => {
+    const context: CallContext = { clientId: clientId(), signal: extra.signal };
+    try {
+      return await tool.handle(engine, args, context);
+    } catch (error) {
+      // Thrown = refused before anything ran (bad input, unknown pid, paused…): still an answer.
+      return errorResult(error);
+    }
+  };
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      annotations: { title: tool.title, ...annotationsFor(tool.type) },
+    },
+    handler,
+  );
+}
+
+export function createMcpServer(engine: TandemEngine, options: McpServerOptions = {}): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, title: 'Tandem', version: options.version ?? '0.0.0' },
+    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } },
+  );
+  const clientId = (): string => options.clientId ?? server.server.getClientVersion()?.name ?? 'mcp-client';
+  for (const tool of tools) registerTool(server, engine, tool, clientId);
+  return server;
+}
+
+/**
+ * Serves MCP over this process's stdin/stdout until the client closes stdin. Only protocol goes
+ * to stdout; anything else must go to stderr.
+ */
+export async function serveStdio(engine: TandemEngine, options: McpServerOptions = {}): Promise<void> {
+  const server = createMcpServer(engine, options);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+  });
+  // The SDK's stdio transport does not watch for end of input: a client that exits closes stdin.
+  const onEnd = (): void => {
+    void server.close();
+  };
+  process.stdin.once('end', onEnd);
+  process.stdin.once('close', onEnd);
+  await server.connect(transport);
+  await closed;
+  process.stdin.off('end', onEnd);
+  process.stdin.off('close', onEnd);
+}

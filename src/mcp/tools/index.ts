@@ -1,0 +1,25 @@
+// Every tool the server offers, in the order tools/list shows them.
+import type { ToolDefinition } from '../defineTool.js';
+import { clickAndTraverse } from './clickAndTraverse.js';
+import { listApplications } from './listApplications.js';
+import { openApplication } from './openApplication.js';
+import { pressAxAndTraverse } from './pressAxAndTraverse.js';
+import { pressKeyAndTraverse } from './pressKeyAndTraverse.js';
+import { refreshTraversal } from './refreshTraversal.js';
+import { scrollAndTraverse } from './scrollAndTraverse.js';
+import { setSelectedAndTraverse } from './setSelectedAndTraverse.js';
+import { setValueAndTraverse } from './setValueAndTraverse.js';
+import { typeAndTraverse } from './typeAndTraverse.js';
+
+export const tools: readonly ToolDefinition[] = [
+  openApplication,
+  clickAndTraverse,
+  typeAndTraverse,
+  pressKeyAndTraverse,
+  scrollAndTraverse,
+  refreshTraversal,
+  setValueAndTraverse,
+  pressAxAndTraverse,
+  setSelectedAndTraverse,
+  listApplications,
+];

@@ -1,0 +1,15 @@
+import { defineTool } from '../defineTool.js';
+import { toolInput } from '../params.js';
+import { applicationsOutput } from '../outputSchemas.js';
+import { renderApplications } from '../render.js';
+
+export const listApplications = defineTool({
+  name: 'list_applications',
+  title: 'List running apps',
+  description:
+    'Lists the running apps that have windows, with their pids (read-only). Use it to find a pid, e.g. after an "unknown pid" error.',
+  type: 'readOnly',
+  inputSchema: toolInput({}),
+  outputSchema: applicationsOutput,
+  handle: async (engine) => renderApplications(await engine.listApps()),
+});

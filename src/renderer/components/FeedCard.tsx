@@ -1,0 +1,81 @@
+// One tool call in the live feed: what was asked, how it went, what changed.
+
+import { useEffect, useState } from 'react';
+import type { FeedCall } from '../../shared/types.js';
+import { tandem } from '../api.js';
+import { DiffView } from './DiffView.js';
+import { formatArgs } from '../formatArgs.js';
+
+const STATE_TEXT: Record<FeedCall['state'], string> = {
+  running: 'Running',
+  ok: 'Done',
+  cancelled: 'Cancelled',
+  watchdog: 'Watchdog',
+  error: 'Error',
+};
+
+function duration(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function Screenshot({ callId }: { callId: number }) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void tandem()
+      .getScreenshot({ callId })
+      .then((data) => live && setUrl(data));
+    return () => {
+      live = false;
+    };
+  }, [callId]);
+  if (!url) return <div className="thumb placeholder" />;
+  return (
+    <button type="button" className="thumb" onClick={() => void tandem().openArtifact({ callId, target: 'screenshot' })} title="Show the screenshot file">
+      <img src={url} alt="Screenshot after the call" />
+    </button>
+  );
+}
+
+export function FeedCard({ call }: { call: FeedCall }) {
+  const args = formatArgs(call.args);
+  return (
+    <article className={`card state-${call.state}`} data-call-id={call.callId} data-state={call.state}>
+      <header className="card-head">
+        <span className="tool">{call.tool}</span>
+        {call.app && <span className="muted">in {call.app}</span>}
+        <span className="spacer" />
+        {call.handoff && <span className="badge badge-handoff">→ {call.handoff.app}</span>}
+        {call.watchdogFired && call.state !== 'watchdog' && <span className="badge badge-watchdog">watchdog</span>}
+        <span className={`badge badge-state-${call.state}`}>{STATE_TEXT[call.state]}</span>
+        <span className="muted duration">{duration(call.durationMs)}</span>
+      </header>
+      <div className="card-meta muted">
+        {new Date(call.startedAt).toLocaleTimeString()}
+        {call.clientId && <> · {call.clientId}</>}
+        {call.state === 'running' && call.currentStep && <> · {call.currentStep}…</>}
+        {Boolean(call.humanInputBlocked) && <> · {call.humanInputBlocked} of your inputs held back</>}
+      </div>
+      {args && <pre className="args">{args}</pre>}
+      {call.summary && <p className="summary">{call.summary}</p>}
+      {call.error && <p className={call.state === 'error' ? 'error-text' : 'notice-text'}>{call.error.message}</p>}
+      <div className="card-body">
+        {call.diff && <DiffView diff={call.diff} />}
+        {call.hasScreenshot && <Screenshot callId={call.callId} />}
+      </div>
+      {call.state !== 'running' && (call.file || call.hasScreenshot) && (
+        <footer className="card-actions">
+          {call.file && (
+            <button type="button" className="button small quiet" onClick={() => void tandem().openArtifact({ callId: call.callId, target: 'file' })}>
+              Show file
+            </button>
+          )}
+          <button type="button" className="button small quiet" onClick={() => void tandem().openArtifact({ callId: call.callId, target: 'folder' })}>
+            Open folder
+          </button>
+        </footer>
+      )}
+    </article>
+  );
+}

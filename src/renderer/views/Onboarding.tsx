@@ -1,0 +1,148 @@
+// First-run wizard (also "Permissions…" in the tray): one step per macOS permission with live
+// status and a button that asks / opens the right settings pane — on Linux one step with the
+// `tandem doctor` checks and their remedies — then a harmless test on a real app, then the MCP
+// client configs to copy.
+
+import { useEffect, useState } from 'react';
+import type { McpClientConfig, PermissionItem, TestRunResult } from '../../shared/types.js';
+import { tandem } from '../api.js';
+import { CopyBlock } from '../components/CopyBlock.js';
+import { StateBadge } from '../components/StateBadge.js';
+import { usePermissions } from '../usePermissions.js';
+
+type Step = { kind: 'permission'; item: PermissionItem } | { kind: 'checks' } | { kind: 'test' } | { kind: 'clients' };
+
+function PermissionAction({ item, onRequest }: { item: PermissionItem; onRequest(id: string): void }) {
+  if (!item.action) return null;
+  if (item.action.kind === 'run-command') {
+    return <code className="command">{item.action.value}</code>;
+  }
+  return (
+    <button type="button" className="button" onClick={() => onRequest(item.id)} data-action={item.id}>
+      {item.action.label}
+    </button>
+  );
+}
+
+function PermissionStep({ item, onRequest }: { item: PermissionItem; onRequest(id: string): void }) {
+  return (
+    <div className="step-body" data-permission={item.id}>
+      <h2>
+        {item.title} <StateBadge state={item.state} />
+      </h2>
+      <p>{item.detail}</p>
+      {item.state !== 'granted' && item.remedy && <p className="remedy">{item.remedy}</p>}
+      <PermissionAction item={item} onRequest={onRequest} />
+    </div>
+  );
+}
+
+function ChecksStep({ items, onRequest }: { items: PermissionItem[]; onRequest(id: string): void }) {
+  return (
+    <div className="step-body">
+      <h2>System checks</h2>
+      <p className="muted">The same checks as <code>tandem doctor</code>. They update by themselves.</p>
+      <ul className="checks">
+        {items.map((item) => (
+          <li key={item.id} data-permission={item.id}>
+            <div className="check-head">
+              <strong>{item.title}</strong> <StateBadge state={item.state} />
+            </div>
+            <div className="muted">{item.detail}</div>
+            {item.state !== 'granted' && item.state !== 'not-applicable' && item.remedy && <div className="remedy">{item.remedy}</div>}
+            {item.state !== 'granted' && <PermissionAction item={item} onRequest={onRequest} />}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function TestStep() {
+  const [running, setRunning] = useState(false);
+  const [result, setResult] = useState<TestRunResult | null>(null);
+  const run = async () => {
+    setRunning(true);
+    try {
+      setResult(await tandem().runTestRefresh());
+    } finally {
+      setRunning(false);
+    }
+  };
+  return (
+    <div className="step-body">
+      <h2>Test it</h2>
+      <p>Tandem reads the window of an app that is already open. Nothing is clicked or typed.</p>
+      <button type="button" className="button" onClick={run} disabled={running} data-action="test">
+        {running ? 'Reading…' : 'Run the test'}
+      </button>
+      {result && (
+        <div className={`test-result ${result.ok ? 'ok' : 'failed'}`} data-ok={result.ok}>
+          <strong>{result.ok ? 'It works.' : 'It did not work.'}</strong> {result.summary}
+          {result.preview && <pre>{result.preview}</pre>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ClientsStep() {
+  const [configs, setConfigs] = useState<McpClientConfig[]>([]);
+  useEffect(() => {
+    void tandem().listMcpConfigs().then(setConfigs);
+  }, []);
+  return (
+    <div className="step-body">
+      <h2>Connect your AI client</h2>
+      <p className="muted">Each client starts Tandem's launcher, which talks to this app.</p>
+      {configs.map((config) => (
+        <CopyBlock key={config.client} config={config} />
+      ))}
+    </div>
+  );
+}
+
+export function Onboarding() {
+  const { view, request } = usePermissions();
+  const [index, setIndex] = useState(0);
+  if (!view) return <main className="wizard loading">Checking permissions…</main>;
+
+  const steps: Step[] =
+    view.platform === 'darwin'
+      ? [...view.items.map((item): Step => ({ kind: 'permission', item })), { kind: 'test' }, { kind: 'clients' }]
+      : [{ kind: 'checks' }, { kind: 'test' }, { kind: 'clients' }];
+  const current = steps[Math.min(index, steps.length - 1)];
+  const last = index >= steps.length - 1;
+  const onRequest = (id: string) => void request(id);
+
+  return (
+    <main className="wizard">
+      <header className="wizard-header">
+        <h1>Set up Tandem</h1>
+        <ol className="progress" aria-label="Steps">
+          {steps.map((step, position) => (
+            <li key={position} className={position === index ? 'current' : position < index ? 'done' : ''} />
+          ))}
+        </ol>
+      </header>
+      {current.kind === 'permission' && <PermissionStep item={current.item} onRequest={onRequest} />}
+      {current.kind === 'checks' && <ChecksStep items={view.items} onRequest={onRequest} />}
+      {current.kind === 'test' && <TestStep />}
+      {current.kind === 'clients' && <ClientsStep />}
+      <footer className="wizard-footer">
+        <button type="button" className="button quiet" disabled={index === 0} onClick={() => setIndex(index - 1)}>
+          Back
+        </button>
+        {last ? (
+          <button type="button" className="button primary" onClick={() => void tandem().finishOnboarding()} data-action="finish">
+            Done
+          </button>
+        ) : (
+          <button type="button" className="button primary" onClick={() => setIndex(index + 1)} data-action="next">
+            Continue
+          </button>
+        )}
+      </footer>
+    </main>
+  );
+}

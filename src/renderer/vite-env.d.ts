@@ -1,0 +1,2 @@
+// Lets TypeScript accept the stylesheet import Vite bundles.
+declare module '*.css';

@@ -1,0 +1,135 @@
+// The real Electron entry point (dist/src/main/main.js) started in plain Node with 'electron'
+// resolved to a stub module: it wires the real engine factory, the socket host, the built
+// renderer and preload paths, and the tray. The Electron binary itself cannot run here; this is
+// the closest check that main.ts starts, serves MCP and quits cleanly.
+
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { launcherArgs } from './support/launcher.js';
+import { repoRoot } from './support/repoRoot.js';
+
+const STUB = `
+import { writeFileSync } from 'node:fs';
+const statePath = process.env.TANDEM_STUB_STATE;
+const state = { tray: [], tooltip: '', windows: [], quit: 0 };
+let trayTemplate = [];
+const dump = () => writeFileSync(statePath, JSON.stringify(state));
+const labels = (items) => items.map((item) => item.type === 'separator' ? '—' : item.label);
+let nextId = 1;
+export const app = {
+  requestSingleInstanceLock: () => true,
+  whenReady: async () => {},
+  on: () => {},
+  getVersion: () => '0.0.0-stub',
+  getPath: () => process.env.TANDEM_STUB_USERDATA,
+  isPackaged: false,
+  commandLine: { appendSwitch: () => {} },
+  dock: { hide: () => {} },
+  quit: () => { state.quit++; dump(); process.exit(0); },
+  exit: (code) => process.exit(code ?? 0),
+};
+export class BrowserWindow {
+  constructor(options) {
+    this.options = options;
+    const id = nextId++;
+    this.webContents = { id, mainFrame: {}, send: () => {}, once: () => {}, on: () => {}, setWindowOpenHandler: () => {} };
+    this.record = { preload: options.webPreferences?.preload, transparent: Boolean(options.transparent) };
+    state.windows.push(this.record);
+    dump();
+  }
+  async loadFile(path, options) { this.record.path = path; this.record.view = options?.query?.view; dump(); }
+  show() {} showInactive() {} hide() {} focus() {} close() {} destroy() {}
+  isDestroyed() { return false; } isVisible() { return false; }
+  setBounds() {} setIgnoreMouseEvents() {} setAlwaysOnTop() {} setVisibleOnAllWorkspaces() {} setContentProtection() {}
+  on() { return this; }
+}
+export class Tray {
+  constructor(image) { state.trayIcon = image.path; }
+  setContextMenu(menu) { trayTemplate = menu.template; state.tray = labels(trayTemplate); dump(); }
+  setToolTip(text) { state.tooltip = text; }
+  destroy() {}
+}
+export const Menu = { buildFromTemplate: (template) => ({ template }) };
+export const ipcMain = { handle: () => {}, removeHandler: () => {} };
+export const screen = { getAllDisplays: () => [{ id: 1, bounds: { x: 0, y: 0, width: 1024, height: 768 } }], on: () => {} };
+export const shell = { openPath: async () => '', showItemInFolder: () => {}, openExternal: async () => {} };
+export const clipboard = { writeText: () => {} };
+export const nativeImage = { createFromPath: (path) => ({ path }) };
+export const systemPreferences = { isTrustedAccessibilityClient: () => false, getMediaAccessStatus: () => 'unknown' };
+// The test's "click Quit in the tray".
+process.on('SIGUSR2', () => trayTemplate.find((item) => item.id === 'quit').click());
+`;
+
+const HOOK = `
+export async function resolve(specifier, context, next) {
+  if (specifier === 'electron') return { url: new URL('./electron-stub.mjs', import.meta.url).href, shortCircuit: true };
+  return next(specifier, context);
+}
+`;
+
+const MAIN = join(repoRoot(), 'dist', 'src', 'main', 'main.js');
+
+describe('Electron entry point (stubbed electron)', { skip: !existsSync(MAIN) && 'run `npm run build` first' }, () => {
+  let base: string | undefined;
+  let child: ChildProcess | undefined;
+  after(async () => {
+    child?.kill('SIGKILL');
+    if (base) await rm(base, { recursive: true, force: true });
+  });
+
+  it('should start the app over the real engine factory, serve MCP on the socket and release it on Quit', async () => {
+    base = await mkdtemp(join(tmpdir(), 'tandem-main-entry-'));
+    await writeFile(join(base, 'electron-stub.mjs'), STUB);
+    await writeFile(join(base, 'hook.mjs'), HOOK);
+    await writeFile(join(base, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(base, 'hook.mjs')).href)});\n`);
+    const socketDir = join(base, 'run');
+    const statePath = join(base, 'state.json');
+    const env = {
+      ...process.env,
+      TANDEM_SOCKET_DIR: socketDir,
+      TANDEM_ARTIFACTS_DIR: join(base, 'artifacts'),
+      TANDEM_STUB_STATE: statePath,
+      TANDEM_STUB_USERDATA: join(base, 'userdata'),
+      TANDEM_APP_COMMAND: 'true',
+    };
+    child = spawn(process.execPath, ['--import', pathToFileURL(join(base, 'register.mjs')).href, MAIN], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
+
+    // An MCP client reaches the app's host through the launcher (which waits for the socket).
+    const transport = new StdioClientTransport({ command: process.execPath, args: launcherArgs('mcp'), env: { ...env, TANDEM_CONNECT_TIMEOUT_MS: '30000' } as Record<string, string>, stderr: 'inherit' });
+    const client = new Client({ name: 'main-entry-test', version: '1' });
+    await client.connect(transport);
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    assert.ok(tools.includes('click_and_traverse'), tools.join(', '));
+    await client.close();
+
+    const state = JSON.parse(await readFile(statePath, 'utf8')) as {
+      tray: string[];
+      trayIcon: string;
+      windows: Array<{ view?: string; path?: string; preload?: string; transparent: boolean }>;
+    };
+    assert.deepEqual(state.tray, ['Tandem — idle', '—', 'Pause agent control', 'Show live feed', 'Permissions…', 'Copy MCP config', 'Open artifacts folder', '—', 'Quit Tandem']);
+    assert.ok(existsSync(state.trayIcon), `tray icon ${state.trayIcon} exists`);
+    const overlay = state.windows.find((window) => window.view === 'overlay');
+    const wizard = state.windows.find((window) => window.view === 'onboarding');
+    assert.ok(overlay?.transparent, 'an overlay window was prepared');
+    assert.ok(wizard, 'first run opens the wizard');
+    for (const window of [overlay!, wizard!]) {
+      assert.ok(existsSync(window.path!), `renderer page ${window.path} was built`);
+      assert.ok(existsSync(window.preload!), `preload ${window.preload} was built`);
+    }
+
+    child.kill('SIGUSR2');
+    assert.equal(await exited, 0);
+    assert.equal(existsSync(join(socketDir, 'tandem.sock')), false, 'Quit removed the socket');
+    child = undefined;
+  });
+});

@@ -1,0 +1,121 @@
+// The guard overlay in Electron main (fake Electron API, real Engine on the scripted desktop):
+// one window per display, shown exactly while the guard is engaged, never left behind, never in
+// the way of the action.
+
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import type { OverlayState } from '../../src/shared/types.js';
+import { COUNTER, act, clickOn } from '../support/engineFixtures.js';
+import { startApp, type AppFixture } from './support/appFixture.js';
+import { FakeBrowserWindow } from './support/fakeElectron.js';
+
+const TWO_DISPLAYS = [
+  { id: 1, bounds: { x: 0, y: 0, width: 1440, height: 900 } },
+  { id: 2, bounds: { x: 1440, y: -200, width: 1920, height: 1080 } },
+];
+
+function overlayShown(app: AppFixture): boolean[] {
+  return app.windowsOf('overlay').map((window) => window.isVisible());
+}
+
+function lastState(window: FakeBrowserWindow): OverlayState | undefined {
+  return window.webContents.last('overlay:state') as OverlayState | undefined;
+}
+
+describe('guard overlay', () => {
+  let app: AppFixture | undefined;
+  afterEach(async () => {
+    await app?.cleanup();
+    app = undefined;
+  });
+
+  it('should cover every display with a click-through, top-most, protected overlay exactly while the guard is engaged', async () => {
+    app = await startApp({ displays: TWO_DISPLAYS });
+    const windows = app.windowsOf('overlay');
+    assert.equal(windows.length, 2, 'one overlay per display');
+    assert.deepEqual(overlayShown(app), [false, false], 'hidden while idle');
+
+    let during: boolean[] = [];
+    let statesDuring: Array<OverlayState | undefined> = [];
+    app.fixture.desktop.when('click', () => {
+      during = overlayShown(app!);
+      statesDuring = windows.map(lastState);
+    }, { once: true });
+    const result = await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+
+    assert.equal(result.status, 'ok');
+    assert.deepEqual(during, [true, true], 'shown on every display while acting');
+    assert.deepEqual(statesDuring, [
+      { visible: true, label: 'AI: Clicking… — press Esc to cancel' },
+      { visible: true, label: 'AI: Clicking… — press Esc to cancel' },
+    ]);
+    assert.deepEqual(overlayShown(app), [false, false], 'hidden once the guard is released');
+    assert.deepEqual(windows.map(lastState), [{ visible: false, label: '' }, { visible: false, label: '' }]);
+
+    windows.forEach((window, index) => {
+      assert.deepEqual(window.bounds, TWO_DISPLAYS[index].bounds, 'covers its whole display');
+      assert.equal(window.ignoreMouseEvents, true, 'click-through');
+      assert.equal(window.alwaysOnTopLevel, 'screen-saver', 'above everything');
+      assert.equal(window.allWorkspaces, true, 'on every workspace');
+      assert.equal(window.contentProtection, true, 'kept out of screenshots');
+      assert.equal(window.options.focusable, false, 'never takes focus');
+      assert.equal(window.options.transparent, true);
+      assert.equal(window.options.frame, false);
+    });
+  });
+
+  it('should leave no overlay when the guard cannot be engaged', async () => {
+    app = await startApp();
+    app.fixture.desktop.behave('engageGuard', { fail: new Error('grab refused') });
+    const result = await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.notEqual(result.status, 'ok');
+    assert.deepEqual(overlayShown(app), [false]);
+    assert.equal(app.app.overlay.visible, false);
+  });
+
+  it('should take the overlay down when the person presses Esc', async () => {
+    app = await startApp();
+    app.fixture.desktop.when('click', () => app!.fixture.desktop.human.pressEscape(), { once: true });
+    const result = await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0'), clickOn('Name')));
+    assert.equal(result.status, 'cancelled');
+    assert.deepEqual(overlayShown(app), [false]);
+    assert.equal(app.fixture.desktop.guardEngaged, false);
+  });
+
+  it('should never block the action when the overlay windows cannot be created', async () => {
+    app = await startApp({
+      beforeStart: () => {
+        // Only the overlay's windows (transparent) fail; the wizard still opens.
+        FakeBrowserWindow.failWhen = (options) => options.transparent === true;
+      },
+    });
+    const result = await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+    FakeBrowserWindow.failWhen = undefined;
+    assert.equal(result.status, 'ok', 'the action ran without an overlay');
+    assert.equal(app.fixture.desktop.find(COUNTER, 'Count: 1').role, 'PushButton');
+    assert.equal(app.fixture.desktop.guardEngaged, false);
+    assert.ok(app.logs.some((line) => /overlay: (prepare|show) failed: fake: window creation failed/.test(line)), app.logs.join('\n'));
+  });
+
+  it('should tell a page that loads late that the guard is engaged', async () => {
+    app = await startApp();
+    const [window] = app.windowsOf('overlay');
+    app.fixture.desktop.when('click', () => window.webContents.finishLoading(), { once: true });
+    let sentOnLoad: OverlayState | undefined;
+    app.fixture.desktop.when('click', () => (sentOnLoad = lastState(window)), { once: true });
+    await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.deepEqual(sentOnLoad, { visible: true, label: 'AI: Clicking… — press Esc to cancel' });
+  });
+
+  it('should follow a new display', async () => {
+    app = await startApp();
+    assert.equal(app.windowsOf('overlay').length, 1);
+    app.electron.fake.displays.push({ id: 7, bounds: { x: 1280, y: 0, width: 800, height: 600 } });
+    app.electron.fake.emitScreen('display-added');
+    assert.equal(app.windowsOf('overlay').length, 2);
+    let during: boolean[] = [];
+    app.fixture.desktop.when('click', () => (during = overlayShown(app!)), { once: true });
+    await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.deepEqual(during, [true, true]);
+  });
+});

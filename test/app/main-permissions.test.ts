@@ -1,0 +1,57 @@
+// Permission status for the wizard. macOS falls back to Electron's systemPreferences when the
+// optional node-mac-permissions addon is missing (as on this Linux machine); Linux reports the
+// engine's doctor checks and only ever opens URLs the engine produced.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { TandemEngine } from '../../src/core/engineApi.js';
+import type { PermissionCheck } from '../../src/core/model.js';
+import { Permissions } from '../../src/main/permissions.js';
+import { createFakeElectron } from './support/fakeElectron.js';
+
+function engineWith(checks: PermissionCheck[]): TandemEngine {
+  return { checkPermissions: async () => checks } as unknown as TandemEngine;
+}
+
+describe('permissions', () => {
+  it('should report macOS Accessibility and Screen Recording and ask for them through the system', async () => {
+    const electron = createFakeElectron();
+    const prompts: boolean[] = [];
+    electron.systemPreferences.isTrustedAccessibilityClient = (prompt) => {
+      prompts.push(prompt);
+      return false;
+    };
+    electron.systemPreferences.getMediaAccessStatus = () => 'granted';
+    const permissions = new Permissions(electron, engineWith([]), 'darwin');
+
+    const view = await permissions.check();
+    assert.equal(view.platform, 'darwin');
+    assert.deepEqual(view.items.map((item) => [item.id, item.state]), [['accessibility', 'denied'], ['screen-recording', 'granted']]);
+
+    await permissions.request('accessibility');
+    assert.ok(prompts.includes(true), 'the system prompt was asked for');
+    assert.deepEqual(electron.fake.openedUrls, ['x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility']);
+    await permissions.request('screen-recording');
+    assert.equal(electron.fake.openedUrls.at(-1), 'x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture');
+  });
+
+  it('should show the Linux doctor checks, open their links and never run their commands', async () => {
+    const electron = createFakeElectron();
+    const checks: PermissionCheck[] = [
+      { id: 'display', title: 'X display', state: 'granted', detail: ':99' },
+      { id: 'atspi-bus', title: 'Accessibility bus', state: 'denied', detail: 'no bus', remedy: 'enable it', action: { kind: 'run-command', value: 'gsettings set org.gnome.desktop.interface toolkit-accessibility true' } },
+      { id: 'help', title: 'Help', state: 'unknown', detail: '?', action: { kind: 'open-url', value: 'https://example.invalid/help' } },
+    ];
+    const permissions = new Permissions(electron, engineWith(checks), 'linux');
+    const view = await permissions.check();
+    assert.deepEqual(view.items.map((item) => [item.id, item.state, item.action?.kind]), [
+      ['display', 'granted', undefined],
+      ['atspi-bus', 'denied', 'run-command'],
+      ['help', 'unknown', 'open-url'],
+    ]);
+    await permissions.request('atspi-bus');
+    assert.deepEqual(electron.fake.openedUrls, [], 'a command is shown to the person, not run');
+    await permissions.request('help');
+    assert.deepEqual(electron.fake.openedUrls, ['https://example.invalid/help']);
+  });
+});

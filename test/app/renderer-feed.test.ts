@@ -1,0 +1,165 @@
+// The live feed in real Chromium, fed with cards that a real engine run produced (Engine over the
+// scripted desktop, real ArtifactStore, real PNG screenshot) through main's FeedStore.
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { FeedStore } from '../../src/main/feedStore.js';
+import type { FeedCall } from '../../src/shared/types.js';
+import { engineFixture, type EngineFixture } from '../support/engineFixtures.js';
+import { ScriptedDesktop } from '../support/scriptedDesktop.js';
+import { chromiumAvailable, launchBrowser, openView } from './support/rendererHarness.js';
+
+const TASKS = 500;
+const FINDER = 100;
+const SECRET = 'hunter2-very-secret';
+
+function tasksDesktop(): ScriptedDesktop {
+  return new ScriptedDesktop({
+    apps: [
+      { pid: FINDER, name: 'Finder', tree: { role: 'Application', text: 'Finder', children: [{ role: 'Window', text: 'Desktop', bounds: { x: 0, y: 0, width: 1280, height: 800 } }] } },
+      {
+        pid: TASKS,
+        name: 'Tasks',
+        tree: {
+          role: 'Application',
+          text: 'Tasks',
+          children: [
+            {
+              role: 'Window',
+              text: 'Tasks',
+              bounds: { x: 100, y: 80, width: 420, height: 360 },
+              children: [
+                { role: 'Label', text: 'Tip: add your first task below', bounds: { x: 110, y: 90, width: 300, height: 20 } },
+                { role: 'List', text: 'Task list', bounds: { x: 110, y: 120, width: 300, height: 160 }, children: [{ role: 'ListItem', text: 'Buy milk', bounds: { x: 110, y: 120, width: 300, height: 24 } }] },
+                { role: 'Text', text: 'New task', bounds: { x: 110, y: 290, width: 220, height: 28 } },
+                {
+                  role: 'PushButton',
+                  text: 'Add',
+                  bounds: { x: 340, y: 290, width: 70, height: 28 },
+                  onClick: ({ desktop }) => {
+                    const field = desktop.find(TASKS, 'New task Water the plants');
+                    desktop.find(TASKS, 'Task list').append({ role: 'ListItem', text: 'Water the plants', bounds: { x: 110, y: 144, width: 300, height: 24 } });
+                    desktop.find(TASKS, 'Tip: add your first task below').remove();
+                    desktop.find(TASKS, '1 task').setText('2 tasks');
+                    field.setText('New task');
+                  },
+                },
+                { role: 'Label', text: '1 task', bounds: { x: 110, y: 330, width: 100, height: 20 } },
+                { role: 'PasswordText', secure: true, bounds: { x: 110, y: 360, width: 220, height: 28 } },
+                {
+                  role: 'PushButton',
+                  text: 'Export…',
+                  bounds: { x: 340, y: 360, width: 70, height: 28 },
+                  onClick: ({ desktop }) => {
+                    desktop.launchApp(
+                      { pid: 600, name: 'Save Panel', tree: { role: 'Application', text: 'Save Panel', children: [{ role: 'Dialog', text: 'Export As', bounds: { x: 200, y: 150, width: 300, height: 200 } }] } },
+                      { frontmost: true },
+                    );
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+    frontmostPid: FINDER,
+    cursor: { x: 5, y: 5 },
+  });
+}
+
+describe('live feed view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium' }, () => {
+  let browser: Browser;
+  let fixture: EngineFixture;
+  let cards: FeedCall[];
+  let screenshotUrl: string;
+  let addCall: FeedCall;
+
+  before(async () => {
+    browser = await launchBrowser();
+    fixture = await engineFixture(tasksDesktop(), { watchdogMs: 300 });
+    const feed = new FeedStore(fixture.engine);
+    const { engine, desktop } = fixture;
+    const claude = { clientId: 'Claude Desktop #1' };
+    const cursor = { clientId: 'Cursor #2' };
+    const click = (text: string) => ({ kind: 'click' as const, target: { query: { text } }, button: 'left' as const, count: 1 as const, modifiers: [] });
+
+    await engine.refresh(TASKS, claude);
+    const added = await engine.act({ tool: 'click_and_traverse', pid: TASKS, steps: [click('New task'), { kind: 'type', text: ' Water the plants' }, click('Add')] }, claude);
+    assert.equal(added.status, 'ok', added.error?.message);
+    await engine.act({ tool: 'type_and_traverse', pid: TASKS, steps: [{ kind: 'click', target: { query: { role: 'PasswordText' } }, button: 'left', count: 1, modifiers: [] }, { kind: 'type', text: SECRET }] }, cursor);
+    desktop.when('click', () => desktop.human.pressEscape(), { once: true });
+    await engine.act({ tool: 'click_and_traverse', pid: TASKS, steps: [click('Buy milk'), click('Add')] }, cursor);
+    desktop.behave('click', { hang: true, once: true });
+    await engine.act({ tool: 'click_and_traverse', pid: TASKS, steps: [click('Buy milk')] }, claude);
+    await engine.act({ tool: 'click_and_traverse', pid: TASKS, steps: [click('Export…')] }, claude);
+
+    cards = feed.list();
+    addCall = cards.find((card) => card.callId === cards[1].callId)!;
+    const png = await readFile(feed.artifactsOf(addCall.callId)!.screenshot!);
+    screenshotUrl = `data:image/png;base64,${png.toString('base64')}`;
+  });
+  after(async () => {
+    await browser?.close();
+    await fixture?.cleanup();
+  });
+
+  it('should show one card per call with the coloured diff, the screenshot and the badges', async () => {
+    assert.equal(cards.length, 6);
+    const view = await openView(browser, 'feed', {
+      listFeed: cards,
+      getState: { paused: false, status: 'idle', current: null, platform: 'linux', version: '0.1.0' },
+      getScreenshot: screenshotUrl,
+    }, { width: 820, height: 1300 });
+    const { page } = view;
+    await page.locator('.card').first().waitFor();
+    assert.equal(await page.locator('.card').count(), 6);
+    const order = await page.locator('.card').evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('data-call-id'))));
+    assert.deepEqual(order, cards.map((card) => card.callId).reverse(), 'newest first');
+
+    const add = page.locator(`.card[data-call-id="${addCall.callId}"]`);
+    assert.equal(await add.locator('.diff-line.added', { hasText: 'Water the plants' }).count() > 0, true);
+    assert.equal(await add.locator('.diff-line.removed', { hasText: 'Tip: add your first task below' }).count(), 1);
+    assert.equal(await add.locator('.diff-line.changed', { hasText: "'1 task' -> '2 tasks'" }).count(), 1);
+    const colours = await add.evaluate((card) => {
+      const style = (globalThis as unknown as { getComputedStyle(node: unknown): { color: string } }).getComputedStyle;
+      return ['added', 'removed', 'changed'].map((kind) => style(card.querySelector(`.diff-line.${kind}`)).color);
+    });
+    assert.deepEqual(colours, ['rgb(31, 138, 76)', 'rgb(201, 55, 44)', 'rgb(168, 100, 0)'], 'green, red, amber');
+    await add.locator('.thumb img').waitFor();
+    assert.ok((await add.locator('.thumb img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) > 0, 'the real PNG decoded');
+
+    assert.equal(await page.locator('.badge', { hasText: 'Cancelled' }).count(), 1);
+    assert.equal(await page.locator('.badge-state-watchdog', { hasText: 'Watchdog' }).count(), 1);
+    assert.equal(await page.locator('.badge-handoff', { hasText: '→ Save Panel' }).count(), 1);
+    const pageText = (await page.textContent('body')) ?? '';
+    assert.ok(!pageText.includes(SECRET), 'the password never reaches the feed');
+    assert.match(pageText, /\[secure text: \d+ chars\]/);
+
+    await view.screenshot('feed', { fullPage: true });
+
+    await add.locator('button', { hasText: 'Show file' }).click();
+    const calls = await view.calls();
+    assert.deepEqual(calls.find((call) => call.method === 'openArtifact')?.request, { callId: addCall.callId, target: 'file' });
+  });
+
+  it('should filter by client session and show live updates', async () => {
+    const view = await openView(browser, 'feed', { listFeed: cards, getState: { paused: false, status: 'idle', current: null, platform: 'linux', version: '0.1.0' } });
+    const { page } = view;
+    await page.locator('.card').first().waitFor();
+    await page.selectOption('select', 'Cursor #2');
+    const shownClients = await page.locator('.card').evaluateAll((nodes) => nodes.length);
+    assert.equal(shownClients, cards.filter((card) => card.clientId === 'Cursor #2').length);
+
+    await page.selectOption('select', '');
+    await view.emit('feed:call', { callId: 999, tool: 'scroll_and_traverse', clientId: 'Claude Desktop #1', args: { pid: TASKS, deltaY: 3 }, state: 'running', startedAt: Date.now(), hasScreenshot: false, steps: [], currentStep: 'Scrolling' } satisfies FeedCall);
+    await page.locator('.card[data-call-id="999"] .badge', { hasText: 'Running' }).waitFor();
+    assert.equal(await page.locator('.card').first().getAttribute('data-call-id'), '999');
+    await view.emit('app:state', { paused: false, status: 'acting: scroll_and_traverse in Tasks', current: { callId: 999, tool: 'scroll_and_traverse', app: 'Tasks' }, platform: 'linux', version: '0.1.0' });
+    await page.locator('[data-status]', { hasText: 'acting: scroll_and_traverse in Tasks' }).waitFor();
+    await page.locator('[data-action="pause"]').click();
+    assert.deepEqual((await view.calls()).find((call) => call.method === 'setPaused')?.request, { paused: true });
+  });
+});

@@ -1,0 +1,133 @@
+// The onboarding wizard in real Chromium over a fake window.tandem: it shows each permission's
+// state as main reports it (and follows changes live), its buttons call the matching API, and
+// the last step offers every MCP client's config.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { mcpClientConfigs } from '../../src/shared/mcpClientConfig.js';
+import type { PermissionView, TestRunResult } from '../../src/shared/types.js';
+import { chromiumAvailable, launchBrowser, openView } from './support/rendererHarness.js';
+
+const configs = mcpClientConfigs({ command: '/opt/Tandem/resources/bin/tandem', args: ['mcp'] }, 'linux');
+
+function linuxChecks(xinput: 'granted' | 'denied'): PermissionView {
+  return {
+    platform: 'linux',
+    checkedAt: 0,
+    items: [
+      { id: 'display', title: 'X display', state: 'granted', detail: 'Connected to :99 (X.Org 21.1).' },
+      {
+        id: 'xinput',
+        title: 'XInput 2 (input guard)',
+        state: xinput,
+        detail: xinput === 'granted' ? 'XInput 2.2 available.' : 'XInput 2 is missing: the guard cannot block your mouse and keyboard.',
+        remedy: 'Run Tandem on an X11 session (not Wayland).',
+        action: { kind: 'open-url', label: 'Open settings', value: 'https://example.invalid/help/xinput' },
+      },
+      {
+        id: 'atspi-bus',
+        title: 'Accessibility bus',
+        state: 'unknown',
+        detail: 'The AT-SPI bus did not answer.',
+        remedy: 'Start it, then reopen the app.',
+        action: { kind: 'run-command', label: 'Copy command', value: 'gsettings set org.gnome.desktop.interface toolkit-accessibility true' },
+      },
+    ],
+  };
+}
+
+const macPermissions: PermissionView = {
+  platform: 'darwin',
+  checkedAt: 0,
+  items: [
+    { id: 'accessibility', title: 'Accessibility', state: 'denied', detail: 'Lets Tandem read app windows.', remedy: 'Turn Tandem on in System Settings.', action: { kind: 'prompt', label: 'Allow…' } },
+    { id: 'screen-recording', title: 'Screen Recording', state: 'granted', detail: 'Lets Tandem take screenshots.', action: { kind: 'prompt', label: 'Open settings' } },
+  ],
+};
+
+const testResult: TestRunResult = {
+  ok: true,
+  app: 'Mousepad',
+  pid: 4242,
+  elementCount: 57,
+  summary: 'Read 57 elements (41 visible) from Mousepad.',
+  preview: '[Application] "Mousepad" x:0 y:0 w:0 h:0 visible\n[Frame] "Untitled 1 - Mousepad" x:120 y:80 w:640 h:480 visible',
+};
+
+describe('onboarding wizard', { skip: !chromiumAvailable() && 'no /usr/bin/chromium' }, () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('should show the Linux doctor checks with their states, remedies and working buttons', async () => {
+    const view = await openView(browser, 'onboarding', {
+      checkPermissions: linuxChecks('denied'),
+      requestPermission: linuxChecks('denied'),
+      runTestRefresh: testResult,
+      listMcpConfigs: configs,
+    }, { width: 680, height: 760 });
+    const { page } = view;
+    await page.locator('[data-permission="xinput"]').waitFor();
+    assert.equal(await page.locator('[data-permission="display"] .badge').getAttribute('data-state'), 'granted');
+    assert.equal(await page.locator('[data-permission="xinput"] .badge').textContent(), 'Not granted');
+    assert.equal(await page.locator('[data-permission="atspi-bus"] .badge').textContent(), 'Unknown');
+    assert.match((await page.locator('[data-permission="xinput"] .remedy').textContent()) ?? '', /X11 session/);
+    assert.equal(await page.locator('[data-permission="atspi-bus"] code.command').textContent(), 'gsettings set org.gnome.desktop.interface toolkit-accessibility true');
+    assert.equal(await page.locator('[data-permission="display"] .remedy').count(), 0, 'no remedy for a granted check');
+    await view.screenshot('wizard');
+
+    await page.locator('[data-action="xinput"]').click();
+    assert.deepEqual((await view.calls()).filter((call) => call.method === 'requestPermission').map((call) => call.request), [{ id: 'xinput' }]);
+
+    // The person fixes it elsewhere: the step follows without a click (live status).
+    await view.setResponse('checkPermissions', linuxChecks('granted'));
+    await page.locator('[data-permission="xinput"] .badge[data-state="granted"]').waitFor({ timeout: 5000 });
+  });
+
+  it('should run the harmless test, then offer a copy button per MCP client and finish', async () => {
+    const view = await openView(browser, 'onboarding', {
+      checkPermissions: linuxChecks('granted'),
+      runTestRefresh: testResult,
+      listMcpConfigs: configs,
+    }, { width: 680, height: 900 });
+    const { page } = view;
+    await page.locator('[data-action="next"]').click();
+    await page.locator('[data-action="test"]').click();
+    await page.locator('.test-result[data-ok="true"]').waitFor();
+    assert.match((await page.locator('.test-result').textContent()) ?? '', /57 elements.*Mousepad/);
+    assert.match((await page.locator('.test-result pre').textContent()) ?? '', /\[Frame\] "Untitled 1 - Mousepad"/);
+
+    await page.locator('[data-action="next"]').click();
+    await page.locator('.copy-block').first().waitFor();
+    const clients = await page.locator('.copy-block').evaluateAll((blocks) => blocks.map((block) => block.getAttribute('data-client')));
+    assert.deepEqual(clients, ['claude-desktop', 'claude-code', 'cursor', 'vscode']);
+    assert.match((await page.locator('[data-client="claude-code"] pre').textContent()) ?? '', /^claude mcp add --scope user tandem -- \/opt\/Tandem\/resources\/bin\/tandem mcp$/);
+    await page.locator('[data-client="cursor"] button').click();
+    await page.locator('[data-client="cursor"] button', { hasText: 'Copied' }).waitFor();
+    await page.locator('[data-action="finish"]').click();
+
+    const calls = await view.calls();
+    assert.ok(calls.some((call) => call.method === 'runTestRefresh'));
+    assert.deepEqual(calls.filter((call) => call.method === 'copyMcpConfig').map((call) => call.request), [{ client: 'cursor' }]);
+    assert.equal(calls.at(-1)?.method, 'finishOnboarding');
+  });
+
+  it('should give each macOS permission its own step whose button asks for it', async () => {
+    const view = await openView(browser, 'onboarding', { checkPermissions: macPermissions, requestPermission: macPermissions });
+    const { page } = view;
+    await page.locator('[data-permission="accessibility"]').waitFor();
+    assert.equal(await page.locator('[data-permission="accessibility"] .badge').getAttribute('data-state'), 'denied');
+    assert.equal(await page.locator('[data-permission="screen-recording"]').count(), 0, 'one permission per step');
+    await page.locator('[data-action="accessibility"]').click();
+    await page.locator('[data-action="next"]').click();
+    await page.locator('[data-permission="screen-recording"] .badge[data-state="granted"]').waitFor();
+    await page.locator('[data-action="screen-recording"]').click();
+    const requests = (await view.calls()).filter((call) => call.method === 'requestPermission').map((call) => call.request);
+    assert.deepEqual(requests, [{ id: 'accessibility' }, { id: 'screen-recording' }]);
+  });
+});

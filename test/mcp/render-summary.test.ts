@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { CallResult } from '../../src/core/result.js';
+import { callResultOutput } from '../../src/mcp/outputSchemas.js';
+import { renderCallResult, summaryLines } from '../../src/mcp/render.js';
+
+function result(fields: Partial<CallResult> = {}): CallResult {
+  return {
+    status: 'ok',
+    tool: 'click_and_traverse',
+    pid: 42,
+    app: 'Editor',
+    file: '/tmp/x/1_click_and_traverse.txt',
+    fileBytes: 1234,
+    elementCount: 80,
+    visibleElements: 30,
+    summary: '1 text change',
+    textChanges: [],
+    stepsDone: ['clicked [PushButton] "OK" at 10,10'],
+    stepsTotal: 1,
+    humanInputBlocked: 0,
+    watchdogFired: false,
+    restore: { cursor: true, frontmost: 'not-needed' },
+    durationMs: 812.4,
+    hint: 'Read the diff file.',
+    ...fields,
+  };
+}
+
+describe('render: CallResult as summary lines and structuredContent', () => {
+  it('should write compact key: value lines and leave empty keys out', () => {
+    const lines = summaryLines(result());
+    assert.deepEqual(lines, [
+      'status: ok',
+      'pid: 42',
+      'app: Editor',
+      'file: /tmp/x/1_click_and_traverse.txt',
+      'file_size: 1234 bytes, 80 elements',
+      'hint: Read the diff file.',
+      'summary: 1 text change',
+      'visible_elements: 30',
+      'steps: 1/1 done: clicked [PushButton] "OK" at 10,10',
+      'restore: cursor put back',
+      'duration_ms: 812',
+    ]);
+  });
+
+  it('should keep each text change on one line, escaped and cut, and point to the file for the rest', () => {
+    const textChanges = Array.from({ length: 14 }, (_, i) => ({ role: 'Text', before: `line ${i}\nnext`, after: `it's ${'x'.repeat(100)}` }));
+    const text = summaryLines(result({ textChanges })).join('\n');
+    assert.match(text, /^ {2}Text: 'line 0\\nnext' -> 'it\\'s x{75}…\(\+25 chars\)'$/m);
+    assert.match(text, /^ {2}… 2 more in the file$/m);
+    assert.equal(text.split('\n').filter((l) => l.startsWith('  Text:')).length, 12);
+  });
+
+  it('should report blocked human input, the watchdog and truncation when they happened', () => {
+    const text = summaryLines(result({ humanInputBlocked: 3, watchdogFired: true, status: 'watchdog', truncated: 'cut at 10000 elements', error: { code: 'watchdog', message: 'Gave control back after 30 s.' } })).join('\n');
+    assert.match(text, /^status: watchdog\nerror: watchdog: Gave control back after 30 s\./);
+    assert.match(text, /^human_input_blocked: 3 key\/pointer events/m);
+    assert.match(text, /^watchdog: fired/m);
+    assert.match(text, /^truncated: cut at 10000 elements$/m);
+  });
+
+  it('should mark a failed call isError with the guidance for its error class', () => {
+    const rendered = renderCallResult(
+      result({ status: 'error', hint: 'Read the error.', error: { code: 'permission', message: 'Accessibility is off.' } }),
+    );
+    assert.equal(rendered.isError, true);
+    const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
+    assert.match(text, /^hint: .*tandem doctor/m);
+    assert.equal(callResultOutput.parse(rendered.structuredContent).error?.code, 'permission');
+  });
+
+  it('should give the same facts as structuredContent, valid against the output schema', () => {
+    const rendered = renderCallResult(
+      result({
+        textChanges: [{ role: 'Label', before: 'a', after: 'b' }],
+        appSwitch: { pid: 7, app: 'Save As', file: '/tmp/x/2_handoff.txt' },
+        handoffTree: '# app: Save As\n[Dialog] "Save As" visible\n',
+        restore: { cursor: true, frontmost: 'skipped-handoff' },
+      }),
+    );
+    const structured = callResultOutput.parse(rendered.structuredContent);
+    assert.equal(structured.file_bytes, 1234);
+    assert.deepEqual(structured.app_switch, { pid: 7, app: 'Save As', file: '/tmp/x/2_handoff.txt' });
+    assert.deepEqual(structured.text_changes, [{ role: 'Label', before: 'a', after: 'b' }]);
+    assert.equal(structured.duration_ms, 812);
+    assert.equal(rendered.content.length, 2);
+    assert.match(rendered.content[1].type === 'text' ? rendered.content[1].text : '', /^app_switch tree: pid 7 app "Save As"\n# app: Save As/);
+  });
+});

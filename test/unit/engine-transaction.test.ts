@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { TandemError, isTandemError } from '../../src/core/errors.js';
+import { COUNTER, FINDER, START_CURSOR, act, clickAt, clickOn, engineFixture, eventNames, press, typeText, type EngineFixture } from '../support/engineFixtures.js';
+
+describe('engine transaction', () => {
+  let fixture: EngineFixture;
+  afterEach(async () => fixture?.cleanup());
+
+  it('should engage the guard, bring the app forward, act, then give everything back in that order', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    const result = await engine.act(act(COUNTER, clickOn('Count: 0')));
+
+    assert.equal(result.status, 'ok');
+    assert.deepEqual(desktop.actions(), ['guard:engage', 'activate 200', 'click 60,25', 'guard:release', 'move-cursor 5,5', 'activate 100']);
+    assert.equal(desktop.find(COUNTER, 'Count: 1').role, 'PushButton');
+    assert.equal(desktop.guardEngaged, false);
+    assert.deepEqual(desktop.cursor, START_CURSOR);
+    assert.equal(desktop.frontmostPid, FINDER);
+    assert.deepEqual(result.restore, { cursor: true, frontmost: 'restored' });
+  });
+
+  it('should report what changed as a summary, text changes, a diff file and a screenshot', async () => {
+    fixture = await engineFixture();
+    const result = await fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+
+    assert.equal(result.summary, '1 text change');
+    assert.deepEqual(result.textChanges, [{ role: 'PushButton', before: 'Count: 0', after: 'Count: 1' }]);
+    assert.deepEqual(result.stepsDone, ['clicked [PushButton] "Count: 0" at 60,25']);
+    assert.equal(result.stepsTotal, 1);
+    assert.match(result.hint, /diff file/);
+    assert.ok(result.file?.startsWith(fixture.artifactsDir) && result.file.endsWith('_act.txt'));
+    assert.ok(result.screenshot?.endsWith('_act.png'));
+    const text = await fixture.artifactText();
+    assert.match(text, /~ \[PushButton\] "Count: 1" \| text: 'Count: 0' -> 'Count: 1'/);
+  });
+
+  it('should run several steps in order inside one guard', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop, events } = fixture;
+    const result = await engine.act(act(COUNTER, clickOn('Name'), typeText(' Smith'), press('Enter', ['cmd'])));
+
+    assert.equal(result.status, 'ok');
+    assert.deepEqual(desktop.actions(), ['guard:engage', 'activate 200', 'click 110,105', 'type  Smith', 'key meta+return', 'guard:release', 'move-cursor 5,5', 'activate 100']);
+    assert.deepEqual(result.stepsDone, ['clicked [Text] "Name" at 110,105', 'typed " Smith"', 'pressed meta+return']);
+    assert.deepEqual(eventNames(events, 'call-started', 'guard-engaged', 'step', 'guard-released', 'call-finished'), [
+      'call-started', 'guard-engaged', 'step', 'step', 'step', 'guard-released', 'call-finished',
+    ]);
+    const engaged = events.find((e) => e.event === 'guard-engaged')!.payload as { label: string };
+    assert.equal(engaged.label, 'AI: Clicking… — press Esc to cancel');
+  });
+
+  it('should not activate anything or move the cursor back when nothing needs it', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    desktop.frontmostPid = COUNTER;
+    desktop.cursor = { x: 60, y: 25 };
+    const result = await engine.act(act(COUNTER, clickAt(60, 25)));
+
+    assert.deepEqual(desktop.actions(), ['guard:engage', 'click 60,25', 'guard:release']);
+    assert.deepEqual(result.restore, { cursor: true, frontmost: 'not-needed' });
+  });
+
+  it('should throw before touching anything for an unknown pid, listing the running apps', async () => {
+    fixture = await engineFixture();
+    await assert.rejects(fixture.engine.act(act(999, clickAt(1, 1))), (error) => {
+      assert.ok(isTandemError(error, 'unknown-app'));
+      assert.match(error.message, /^100 Finder$/m);
+      assert.match(error.message, /^200 Counter$/m);
+      assert.match(error.message, /open_application_and_traverse/);
+      return true;
+    });
+    assert.deepEqual(fixture.desktop.actions(), []);
+    assert.equal(fixture.events.length, 0);
+  });
+
+  it('should throw bad-input before engaging the guard for empty text, bad keys and empty queries', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    await assert.rejects(engine.act(act(COUNTER, typeText(''))), (e) => isTandemError(e, 'bad-input'));
+    await assert.rejects(engine.act(act(COUNTER, press('Hyper+Q'))), (e) => isTandemError(e, 'bad-input') && /Unknown key/.test(e.message));
+    await assert.rejects(engine.act(act(COUNTER, press('a', ['banana']))), (e) => isTandemError(e, 'bad-input'));
+    await assert.rejects(engine.act(act(COUNTER, clickOn({}))), (e) => isTandemError(e, 'bad-input'));
+    await assert.rejects(engine.act({ tool: 'act', pid: COUNTER, steps: [] }), (e) => isTandemError(e, 'bad-input'));
+    assert.deepEqual(desktop.actions(), []);
+  });
+
+  it('should throw not-found with candidates before engaging the guard when the first target is not in the tree', async () => {
+    fixture = await engineFixture();
+    await assert.rejects(fixture.engine.act(act(COUNTER, clickOn('Cuont'))), (e) => isTandemError(e, 'not-found') && /Count: 0/.test(e.message));
+    assert.equal(fixture.desktop.guardEngagements, 0);
+  });
+
+  it('should return an error result, with the restore done, when a later step fails', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    const result = await engine.act(act(COUNTER, clickOn('Count: 0'), clickOn('No such button')));
+
+    assert.equal(result.status, 'error');
+    assert.equal(result.error?.code, 'not-found');
+    assert.deepEqual(result.stepsDone, ['clicked [PushButton] "Count: 0" at 60,25']);
+    assert.match(result.summary, /^failed after 1 of 2 steps; 1 text change$/);
+    assert.equal(desktop.guardEngaged, false);
+    assert.deepEqual(desktop.cursor, START_CURSOR);
+    assert.equal(desktop.frontmostPid, FINDER);
+    assert.deepEqual(result.restore, { cursor: true, frontmost: 'restored' });
+    assert.ok(result.file, 'the diff file is still written');
+  });
+
+  it('should say honestly when the previous app could not be brought back', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    desktop.when('click', () => {
+      desktop.activationAllowed = false;
+    });
+    const result = await engine.act(act(COUNTER, clickOn('Count: 0')));
+
+    assert.equal(result.status, 'ok');
+    assert.equal(result.restore.frontmost, 'failed');
+    assert.equal(desktop.frontmostPid, COUNTER);
+  });
+
+  it('should report the app exiting during the call as what happened, and still restore', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    desktop.when('click', () => desktop.quitApp(COUNTER), { once: true });
+    const result = await engine.act(act(COUNTER, clickOn('Count: 0'), typeText('x')));
+
+    assert.equal(result.status, 'ok', 'the app quitting is an outcome, not a failure, when the steps ran');
+    // The type step ran against whatever was front after the app quit; nothing threw.
+    assert.match(result.summary, /Counter exited/);
+    assert.equal(desktop.guardEngaged, false);
+    assert.deepEqual(desktop.cursor, START_CURSOR);
+  });
+
+  it('should return a failing primitive as an error result and run no later step', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    desktop.behave('typeText', { fail: new TandemError('app-gone', 'Counter (pid 200) exited while typing.') });
+    const result = await engine.act(act(COUNTER, clickOn('Name'), typeText('abc'), press('Return')));
+
+    assert.equal(result.status, 'error');
+    assert.deepEqual(result.error, { code: 'app-gone', message: 'Counter (pid 200) exited while typing.' });
+    assert.equal(result.stepsDone.length, 1);
+    assert.ok(!desktop.calls.some((call) => call.startsWith('key')));
+    assert.equal(desktop.guardEngaged, false);
+    assert.deepEqual(desktop.cursor, START_CURSOR);
+  });
+
+  it('should find a later step\'s target in the tree as it is after the earlier steps', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    const result = await engine.act(act(COUNTER, clickOn('Count: 0'), clickOn('Count: 1'), clickOn('Count: 2')));
+    assert.equal(result.status, 'ok');
+    assert.equal(desktop.find(COUNTER, 'Count: 3').role, 'PushButton');
+    assert.deepEqual(result.textChanges, [{ role: 'PushButton', before: 'Count: 0', after: 'Count: 3' }]);
+  });
+
+  it('should use accessibility actions for element-action, set-value and set-selected steps', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    const result = await engine.act(
+      act(
+        COUNTER,
+        { kind: 'element-action', query: { text: 'Count: 0' }, action: 'press' },
+        { kind: 'set-value', query: { text: 'Name' }, value: 'Ada' },
+        { kind: 'set-selected', query: { text: 'Item 2' }, selected: true },
+      ),
+    );
+    assert.equal(result.status, 'ok');
+    assert.deepEqual(result.stepsDone, ['performed "press" on [PushButton] "Count: 0"', 'set [Text] "Name" to "Ada"', 'selected [ListItem] "Item 2"']);
+    assert.equal(desktop.find(COUNTER, 'Count: 1').role, 'PushButton');
+    assert.equal(desktop.find(COUNTER, 'Ada').role, 'Text');
+    assert.equal(desktop.find(COUNTER, 'Item 2').selected, true);
+    assert.ok(!desktop.calls.some((c) => c.startsWith('click')), 'no synthetic click was needed');
+  });
+
+  it('should refuse waits longer than the watchdog allows before engaging the guard', async () => {
+    fixture = await engineFixture(undefined, { watchdogMs: 1_000 });
+    await assert.rejects(fixture.engine.act(act(COUNTER, { kind: 'wait', ms: 600 }, { kind: 'wait', ms: 600 })), (e) => isTandemError(e, 'bad-input') && /watchdog/.test(e.message));
+    assert.equal(fixture.desktop.guardEngagements, 0);
+  });
+
+  it('should name the running call and its app in `current`', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    let seen: unknown = null;
+    desktop.when('click', () => {
+      seen = engine.current;
+    });
+    await engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.deepEqual(seen, { callId: 1, tool: 'act', app: 'Counter' });
+    assert.equal(engine.current, null);
+  });
+
+  it('should flag a truncated tree in the result', async () => {
+    fixture = await engineFixture(undefined, { snapshotLimits: { maxElements: 5 } });
+    const result = await fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.match(result.truncated ?? '', /cut short \(count: stopped at 5 elements\)/);
+  });
+});

@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { classifyIdentifier, matchesApp, openArguments } from '../../src/backends/macos/macApps.js';
+import { appWindows, frontmostWindow, readWindowList } from '../../src/backends/macos/cgWindows.js';
+import { accessibilityCheck, screenRecordingCheck, SETTINGS_LINKS, stateFromAuthStatus } from '../../src/backends/macos/macPermissions.js';
+import { CFDecoder } from '../../native/macos/cfDecode.js';
+import { FakeMacNative } from './mac-fake-native.js';
+
+test('should tell paths, bundle ids and names apart', () => {
+  assert.equal(classifyIdentifier('/Applications/TextEdit.app'), 'path');
+  assert.equal(classifyIdentifier('~/notes.txt'), 'path');
+  assert.equal(classifyIdentifier('com.apple.TextEdit'), 'bundle-id');
+  assert.equal(classifyIdentifier('TextEdit'), 'name');
+  assert.equal(classifyIdentifier('Visual Studio Code'), 'name');
+  assert.equal(classifyIdentifier('TextEdit.app'), 'name');
+});
+
+test('should open through LaunchServices with -a, -b or a path', () => {
+  assert.deepEqual(openArguments('TextEdit'), ['-a', 'TextEdit']);
+  assert.deepEqual(openArguments('TextEdit.app'), ['-a', 'TextEdit']);
+  assert.deepEqual(openArguments('com.apple.calculator'), ['-b', 'com.apple.calculator']);
+  assert.deepEqual(openArguments('/Applications/Calculator.app'), ['-a', '/Applications/Calculator.app']);
+  assert.deepEqual(openArguments('/tmp/notes.txt'), ['/tmp/notes.txt']);
+});
+
+test('should match a running app by name, bundle id or .app path, case-insensitively', () => {
+  const app = { pid: 1, name: 'TextEdit', id: 'com.apple.TextEdit' };
+  assert.ok(matchesApp(app, 'textedit'));
+  assert.ok(matchesApp(app, 'TextEdit.app'));
+  assert.ok(matchesApp(app, 'com.apple.textedit'));
+  assert.ok(matchesApp(app, '/System/Applications/TextEdit.app'));
+  assert.ok(!matchesApp(app, 'Text'));
+  assert.ok(!matchesApp(app, '/tmp/TextEdit.txt'));
+});
+
+test('should read windows from the window list, keeping normal windows front to back', () => {
+  const fake = new FakeMacNative();
+  fake.windowList = [
+    { kCGWindowNumber: 10, kCGWindowOwnerPID: 99, kCGWindowOwnerName: 'Dock', kCGWindowLayer: 20, kCGWindowBounds: { X: 0, Y: 0, Width: 1440, Height: 80 }, kCGWindowIsOnscreen: true },
+    { kCGWindowNumber: 11, kCGWindowOwnerPID: 42, kCGWindowOwnerName: 'TextEdit', kCGWindowName: 'Untitled', kCGWindowLayer: 0, kCGWindowBounds: { X: 100, Y: 100, Width: 600, Height: 400 }, kCGWindowIsOnscreen: true },
+    { kCGWindowNumber: 12, kCGWindowOwnerPID: 7, kCGWindowOwnerName: 'Calculator', kCGWindowLayer: 0, kCGWindowBounds: { X: 0, Y: 0, Width: 230, Height: 400 }, kCGWindowIsOnscreen: true },
+  ];
+  const decoder = new CFDecoder(fake);
+  const entries = readWindowList(fake, decoder, true);
+  assert.deepEqual(appWindows(entries), [
+    { windowId: 11, pid: 42, title: 'Untitled', bounds: { x: 100, y: 100, width: 600, height: 400 } },
+    { windowId: 12, pid: 7, title: '', bounds: { x: 0, y: 0, width: 230, height: 400 } },
+  ]);
+  assert.deepEqual(appWindows(entries, 7).map((w) => w.windowId), [12]);
+  assert.equal(frontmostWindow(entries)?.pid, 42);
+  decoder.close();
+  assert.deepEqual(fake.leaks(), []);
+});
+
+test('should describe missing permissions with the Settings deep link the wizard opens', () => {
+  const denied = accessibilityCheck('denied', 'AXIsProcessTrusted');
+  assert.equal(denied.id, 'accessibility');
+  assert.deepEqual(denied.action, { kind: 'open-url', value: SETTINGS_LINKS.accessibility });
+  assert.match(denied.remedy ?? '', /Privacy & Security › Accessibility/);
+  assert.equal(accessibilityCheck('granted', 'x').action, undefined);
+  const screen = screenRecordingCheck('denied', 'CGPreflightScreenCaptureAccess');
+  assert.equal(screen.id, 'screen-recording');
+  assert.equal(screen.action?.value, 'x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture');
+  assert.equal(stateFromAuthStatus('authorized'), 'granted');
+  assert.equal(stateFromAuthStatus('not determined'), 'denied');
+  assert.equal(stateFromAuthStatus('weird'), null);
+});

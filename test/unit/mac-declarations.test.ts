@@ -1,0 +1,133 @@
+// The koffi declarations, checked without a Mac: createKoffiMacNative runs against a recording
+// stand-in for koffi, and the declared C signatures are compared with Apple's headers. A float
+// turned into a double, a Boolean read as a 4-byte int or a variadic declaration would pass
+// garbage on a real Mac without any error — here they fail.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type koffiModule from 'koffi';
+import { createKoffiMacNative, FRAMEWORKS } from '../../native/macos/koffiMacNative.js';
+
+type Spec = string;
+interface Declaration {
+  lib: string;
+  name: string;
+  result: Spec;
+  args: Spec[];
+}
+
+function recordingKoffi(options: { missing?: string[] } = {}) {
+  const declarations: Declaration[] = [];
+  const loads: string[] = [];
+  const native = new Map<string, (...args: unknown[]) => unknown>();
+  const spec = (t: unknown): Spec => (typeof t === 'string' ? t : (t as { spec: string }).spec);
+  const type = (s: string) => ({ spec: s });
+  const fake = {
+    types: new Proxy({}, { get: (_t, name) => type(String(name)) }),
+    pointer: (t: unknown) => type(`${spec(t)} *`),
+    out: (t: unknown) => type(`_Out_ ${spec(t)}`),
+    struct: (def: Record<string, unknown>) => type(`{${Object.entries(def).map(([k, v]) => `${k}:${spec(v)}`).join(',')}}`),
+    proto: (result: unknown, args: unknown[]) => type(`(${args.map(spec).join(',')})=>${spec(result)}`),
+    decode: () => 0x1234n,
+    register: () => 0x99n,
+    unregister: () => undefined,
+    load: (path: string) => {
+      loads.push(path);
+      return {
+        func: (name: string, result: unknown, args: unknown[]) => {
+          if (options.missing?.includes(name)) throw new Error(`symbol ${name} not found`);
+          declarations.push({ lib: path, name, result: spec(result), args: args.map(spec) });
+          return (...callArgs: unknown[]) => (native.get(name) ?? (() => 0))(...callArgs);
+        },
+        symbol: (name: string) => (name.startsWith('k') ? 0x5000n : 0n),
+      };
+    },
+  };
+  return { koffi: fake as unknown as typeof koffiModule, declarations, loads, native };
+}
+
+const find = (declarations: Declaration[], name: string): Declaration => {
+  const found = declarations.filter((d) => d.name === name);
+  assert.equal(found.length, 1, `${name} declared ${found.length} times`);
+  return found[0];
+};
+
+test('should open the frameworks by path, and AppKit only when Objective-C classes are needed', () => {
+  const { koffi, loads } = recordingKoffi();
+  const native = createKoffiMacNative(koffi);
+  assert.deepEqual(loads, [FRAMEWORKS.coreFoundation, FRAMEWORKS.applicationServices, FRAMEWORKS.coreGraphics, FRAMEWORKS.objc]);
+  native.objc.objc_getClass('NSWorkspace');
+  native.objc.objc_getClass('NSRunningApplication');
+  assert.deepEqual(loads.slice(4), [FRAMEWORKS.appKit]);
+});
+
+test('should declare no variadic function', () => {
+  const { koffi, declarations } = recordingKoffi();
+  createKoffiMacNative(koffi);
+  for (const d of declarations) assert.ok(!d.args.includes('...'), `${d.name} is declared variadic`);
+});
+
+test("should match Apple's signatures where a wrong width would silently corrupt the call", () => {
+  const { koffi, declarations } = recordingKoffi();
+  createKoffiMacNative(koffi);
+  const sig = (name: string): string => {
+    const d = find(declarations, name);
+    return `${d.result} ${name}(${d.args.join(', ')})`;
+  };
+  const point = '{x:double,y:double}';
+  assert.equal(sig('AXUIElementSetMessagingTimeout'), 'int32_t AXUIElementSetMessagingTimeout(void *, float)');
+  assert.equal(sig('AXUIElementCopyMultipleAttributeValues'), 'int32_t AXUIElementCopyMultipleAttributeValues(void *, void *, uint32_t, _Out_ void * *)');
+  assert.equal(sig('AXUIElementCopyAttributeValue'), 'int32_t AXUIElementCopyAttributeValue(void *, void *, _Out_ void * *)');
+  assert.equal(sig('AXUIElementGetPid'), 'int32_t AXUIElementGetPid(void *, _Out_ int32_t *)');
+  assert.equal(sig('_AXUIElementGetWindow'), 'int32_t _AXUIElementGetWindow(void *, _Out_ uint32_t *)');
+  assert.equal(sig('AXIsProcessTrusted'), 'uint8_t AXIsProcessTrusted()');
+  assert.equal(sig('AXValueGetValue'), 'uint8_t AXValueGetValue(void *, uint32_t, void *)');
+  assert.equal(sig('CFBooleanGetValue'), 'uint8_t CFBooleanGetValue(void *)');
+  assert.equal(sig('CFNumberGetValue'), 'uint8_t CFNumberGetValue(void *, long, void *)');
+  assert.equal(sig('CFStringGetCharacters'), 'void CFStringGetCharacters(void *, {location:long,length:long}, void *)');
+  assert.equal(sig('CFRunLoopRunInMode'), 'int32_t CFRunLoopRunInMode(void *, double, uint8_t)');
+  assert.equal(sig('CGEventCreateMouseEvent'), `void * CGEventCreateMouseEvent(void *, uint32_t, ${point}, uint32_t)`);
+  assert.equal(sig('CGEventCreateKeyboardEvent'), 'void * CGEventCreateKeyboardEvent(void *, uint16_t, bool)');
+  assert.equal(sig('CGEventCreateScrollWheelEvent2'), 'void * CGEventCreateScrollWheelEvent2(void *, uint32_t, uint32_t, int32_t, int32_t, int32_t)');
+  assert.equal(sig('CGEventSetIntegerValueField'), 'void CGEventSetIntegerValueField(void *, uint32_t, int64_t)');
+  assert.equal(sig('CGEventSetFlags'), 'void CGEventSetFlags(void *, uint64_t)');
+  assert.equal(sig('CGEventKeyboardSetUnicodeString'), 'void CGEventKeyboardSetUnicodeString(void *, ulong, void *)');
+  assert.equal(sig('CGEventTapCreate'), 'void * CGEventTapCreate(uint32_t, uint32_t, uint32_t, uint64_t, void *, void *)');
+  assert.equal(sig('CGEventTapEnable'), 'void CGEventTapEnable(void *, bool)');
+  assert.equal(sig('CGWarpMouseCursorPosition'), `int32_t CGWarpMouseCursorPosition(${point})`);
+  assert.equal(sig('CGEventGetLocation'), `${point} CGEventGetLocation(void *)`);
+  assert.equal(sig('CGDisplayBounds'), `{origin:${point},size:{width:double,height:double}} CGDisplayBounds(uint32_t)`);
+  assert.equal(sig('CGWindowListCopyWindowInfo'), 'void * CGWindowListCopyWindowInfo(uint32_t, uint32_t)');
+  assert.equal(sig('AXObserverCreate'), 'int32_t AXObserverCreate(int32_t, (void *,void *,void *,void *)=>void *, _Out_ void * *)');
+});
+
+test('should declare objc_msgSend once per signature, each taking (id, SEL) first', () => {
+  const { koffi, declarations } = recordingKoffi();
+  createKoffiMacNative(koffi);
+  const sends = declarations.filter((d) => d.name === 'objc_msgSend');
+  assert.ok(sends.length >= 8);
+  for (const d of sends) assert.deepEqual(d.args.slice(0, 2), ['void *', 'void *']);
+  const signatures = sends.map((d) => `${d.result}(${d.args.join(',')})`);
+  assert.equal(new Set(signatures).size, signatures.length, 'one declaration per signature');
+  assert.ok(signatures.includes('uint8_t(void *,void *,ulong)'), 'BOOL read as uint8');
+});
+
+test('should refuse CFRelease(NULL) before it reaches CoreFoundation', () => {
+  const { koffi, native } = recordingKoffi();
+  let released = 0;
+  native.set('CFRelease', () => released++);
+  const mac = createKoffiMacNative(koffi);
+  assert.throws(() => mac.cf.CFRelease(null as unknown as bigint), /CFRelease\(NULL\)/);
+  assert.throws(() => mac.cf.CFRelease(0n), /CFRelease\(NULL\)/);
+  mac.cf.CFRelease(0x10n);
+  assert.equal(released, 1);
+});
+
+test('should run without the private _AXUIElementGetWindow when the symbol is missing', () => {
+  const { koffi } = recordingKoffi({ missing: ['_AXUIElementGetWindow'] });
+  assert.equal(createKoffiMacNative(koffi).ax._AXUIElementGetWindow, null);
+});
+
+test('should fail loudly at load when a required symbol is missing', () => {
+  const { koffi } = recordingKoffi({ missing: ['AXUIElementCopyMultipleAttributeValues'] });
+  assert.throws(() => createKoffiMacNative(koffi), /AXUIElementCopyMultipleAttributeValues not found/);
+});

@@ -1,0 +1,504 @@
+// A fake MacNative for unit tests on Linux: an in-memory CoreFoundation object heap with real
+// reference counting, an AX element tree, and recorded CGEvents. It is strict where macOS would
+// crash: CFRelease(NULL), releasing an object whose count is already 0, or touching a freed
+// object throw, so ownership bugs fail the tests instead of passing silently. Never shipped.
+
+import type {
+  CGPoint,
+  MacNative,
+  NullableRef,
+  Ref,
+  WindowInfoKey,
+} from '../../native/macos/macNative.js';
+import { WINDOW_INFO_KEYS } from '../../native/macos/macNative.js';
+
+type Kind = 'string' | 'number' | 'boolean' | 'array' | 'dictionary' | 'null' | 'axvalue' | 'element' | 'event' | 'port' | 'source' | 'observer' | 'runloop';
+
+interface FakeObject {
+  kind: Kind;
+  count: number;
+  /** Objects the fake itself holds for ever (constants, elements of the fake apps). */
+  permanent: boolean;
+  value?: unknown;
+  items?: Ref[];
+  entries?: Array<[Ref, Ref]>;
+}
+
+export interface FakeElement {
+  role?: string;
+  subrole?: string;
+  title?: string;
+  value?: string | number;
+  description?: string;
+  position?: CGPoint;
+  size?: { width: number; height: number };
+  enabled?: boolean;
+  focused?: boolean;
+  selected?: boolean;
+  windowId?: number;
+  children?: FakeElement[];
+  settable?: string[];
+  actions?: string[];
+  /** Every AX call on this element fails with this error. */
+  error?: number;
+}
+
+export interface PostedEvent {
+  type: number;
+  keyDown?: boolean;
+  keycode?: number;
+  location?: CGPoint;
+  button?: number;
+  flags: bigint;
+  fields: Map<number, bigint>;
+  unicode?: string;
+  scroll?: { units: number; count: number; w1: number; w2: number; w3: number };
+  tapLocation: number;
+}
+
+const TYPE_IDS: Record<string, number> = { string: 7, number: 22, boolean: 21, array: 19, dictionary: 18, null: 16, axvalue: 501, element: 502 };
+
+export class FakeMacNative implements MacNative {
+  private readonly heap = new Map<Ref, FakeObject>();
+  private nextRef = 0x1000n;
+  private readonly elementRefs = new Map<FakeElement, Ref>();
+  private readonly elementsByRef = new Map<Ref, FakeElement>();
+  readonly apps = new Map<number, FakeElement>();
+  readonly reads: Array<{ element: FakeElement; attribute: string }> = [];
+  readonly performed: Array<{ element: FakeElement; action: string }> = [];
+  readonly written: Array<{ element: FakeElement; attribute: string; value: unknown }> = [];
+  readonly posted: PostedEvent[] = [];
+  readonly registered = new Map<Ref, (...args: never[]) => unknown>();
+  readonly unregistered: Ref[] = [];
+  readonly runLoopSources = new Set<Ref>();
+  trusted = true;
+  tapAllowed = true;
+  observerAllowed = true;
+  /** Called on each CFRunLoopRunInMode (to fire observer callbacks in tests). */
+  onRunLoop: (() => void) | null = null;
+  cursor: CGPoint = { x: 10, y: 20 };
+  tapEnabled = false;
+  invalidatedPorts: Ref[] = [];
+
+  private alloc(kind: Kind, data: Partial<FakeObject> = {}, permanent = false): Ref {
+    const ref = this.nextRef;
+    this.nextRef += 0x10n;
+    this.heap.set(ref, { kind, count: 1, permanent, ...data });
+    return ref;
+  }
+
+  private object(ref: NullableRef, what: string): FakeObject {
+    if (ref === null || ref === 0n) throw new Error(`${what}: NULL`);
+    const object = this.heap.get(ref);
+    if (!object) throw new Error(`${what}: unknown pointer ${ref}`);
+    if (object.count <= 0) throw new Error(`${what}: use after free of ${object.kind} ${ref}`);
+    return object;
+  }
+
+  private retain(ref: Ref): Ref {
+    this.object(ref, 'retain').count++;
+    return ref;
+  }
+
+  private release(ref: NullableRef): void {
+    const object = this.object(ref, 'CFRelease');
+    object.count--;
+    if (object.count === 0) {
+      if (object.permanent) throw new Error(`CFRelease: over-release of a ${object.kind} the system owns (${ref})`);
+      for (const item of object.items ?? []) this.release(item);
+      for (const [k, v] of object.entries ?? []) {
+        this.release(k);
+        this.release(v);
+      }
+    }
+  }
+
+  /** Non-permanent objects still alive, and permanent ones whose count differs from 1: leaks. */
+  leaks(): string[] {
+    const leaks: string[] = [];
+    for (const [ref, object] of this.heap) {
+      if (object.permanent ? object.count !== 1 : object.count !== 0) leaks.push(`${object.kind} ${ref} count ${object.count}${object.permanent ? ' (permanent)' : ''}`);
+    }
+    return leaks;
+  }
+
+  /** Count of objects a caller received with +1 ownership (created here, non-permanent). */
+  createdCount(): number {
+    return [...this.heap.values()].filter((o) => !o.permanent).length;
+  }
+
+  string(text: string, permanent = false): Ref {
+    return this.alloc('string', { value: text }, permanent);
+  }
+
+  private number(value: number): Ref {
+    return this.alloc('number', { value });
+  }
+
+  private boolRef(value: boolean): Ref {
+    return value ? this.cf.kCFBooleanTrue : this.cf.kCFBooleanFalse;
+  }
+
+  private axValue(type: number, data: number[]): Ref {
+    return this.alloc('axvalue', { value: { type, data } });
+  }
+
+  private array(items: Ref[], adoptItems: boolean): Ref {
+    // The array retains its items; when the caller hands over +1 items, drop that extra count.
+    for (const item of items) this.retain(item);
+    if (adoptItems) for (const item of items) this.release(item);
+    return this.alloc('array', { items });
+  }
+
+  elementRef(element: FakeElement): Ref {
+    let ref = this.elementRefs.get(element);
+    if (ref === undefined) {
+      ref = this.alloc('element', { value: element }, true);
+      this.elementRefs.set(element, ref);
+      this.elementsByRef.set(ref, element);
+    }
+    return ref;
+  }
+
+  elementOf(ref: Ref): FakeElement {
+    const element = this.elementsByRef.get(ref);
+    if (!element) throw new Error(`not an element: ${ref}`);
+    this.object(ref, 'element');
+    return element;
+  }
+
+  addApp(pid: number, app: FakeElement): void {
+    this.apps.set(pid, app);
+  }
+
+  private stringOf(ref: Ref): string {
+    const object = this.object(ref, 'string');
+    if (object.kind !== 'string') throw new Error(`expected a CFString, got ${object.kind}`);
+    return object.value as string;
+  }
+
+  /** +1 value of an attribute, or an AXError. */
+  private attribute(element: FakeElement, name: string): { error: number; value: NullableRef } {
+    this.reads.push({ element, attribute: name });
+    if (element.error) return { error: element.error, value: null };
+    const has = (v: unknown): boolean => v !== undefined;
+    switch (name) {
+      case 'AXRole':
+        return has(element.role) ? { error: 0, value: this.string(element.role!) } : { error: -25205, value: null };
+      case 'AXSubrole':
+        return has(element.subrole) ? { error: 0, value: this.string(element.subrole!) } : { error: -25212, value: null };
+      case 'AXTitle':
+        return has(element.title) ? { error: 0, value: this.string(element.title!) } : { error: -25212, value: null };
+      case 'AXDescription':
+        return has(element.description) ? { error: 0, value: this.string(element.description!) } : { error: -25212, value: null };
+      case 'AXValue':
+        if (!has(element.value)) return { error: -25212, value: null };
+        return { error: 0, value: typeof element.value === 'number' ? this.number(element.value) : this.string(element.value as string) };
+      case 'AXPosition':
+        return element.position ? { error: 0, value: this.axValue(1, [element.position.x, element.position.y]) } : { error: -25212, value: null };
+      case 'AXSize':
+        return element.size ? { error: 0, value: this.axValue(2, [element.size.width, element.size.height]) } : { error: -25212, value: null };
+      case 'AXEnabled':
+        return { error: 0, value: this.retain(this.boolRef(element.enabled ?? true)) };
+      case 'AXFocused':
+        return { error: 0, value: this.retain(this.boolRef(element.focused ?? false)) };
+      case 'AXSelected':
+        return has(element.selected) ? { error: 0, value: this.retain(this.boolRef(element.selected!)) } : { error: -25205, value: null };
+      case 'AXChildren':
+      case 'AXWindows': {
+        const children = (element.children ?? []).filter((c) => name === 'AXChildren' || c.role === 'AXWindow');
+        return { error: 0, value: this.array(children.map((c) => this.elementRef(c)), false) };
+      }
+      default:
+        return { error: -25205, value: null };
+    }
+  }
+
+  private eventObject(data: Partial<PostedEvent>): Ref {
+    return this.alloc('event', { value: { flags: 0n, fields: new Map<number, bigint>(), tapLocation: -1, ...data } });
+  }
+
+  private event(ref: Ref): PostedEvent {
+    const object = this.object(ref, 'event');
+    if (object.kind !== 'event') throw new Error('expected a CGEvent');
+    return object.value as PostedEvent;
+  }
+
+  /** A CGEvent as the tap would receive it (for tap tests); the caller releases it. */
+  makeEvent(data: Partial<PostedEvent>): Ref {
+    return this.eventObject(data);
+  }
+
+  readonly callbacks: MacNative['callbacks'] = {
+    registerEventTapCallback: (fn) => {
+      const ref = this.alloc('source', {}, true);
+      this.registered.set(ref, fn as never);
+      return ref;
+    },
+    registerObserverCallback: (fn) => {
+      const ref = this.alloc('source', {}, true);
+      this.registered.set(ref, fn as never);
+      return ref;
+    },
+    unregister: (ref) => {
+      if (!this.registered.delete(ref)) throw new Error('unregister of an unknown callback');
+      this.unregistered.push(ref);
+    },
+  };
+
+  readonly cf: MacNative['cf'] = {
+    CFRelease: (ref) => this.release(ref),
+    CFRetain: (ref) => this.retain(ref),
+    CFGetTypeID: (ref) => TYPE_IDS[this.object(ref, 'CFGetTypeID').kind] ?? 999,
+    CFHash: (ref) => Number(ref % 100000n),
+    CFEqual: (a, b) => a === b,
+    CFStringGetTypeID: () => TYPE_IDS.string,
+    CFNumberGetTypeID: () => TYPE_IDS.number,
+    CFBooleanGetTypeID: () => TYPE_IDS.boolean,
+    CFArrayGetTypeID: () => TYPE_IDS.array,
+    CFDictionaryGetTypeID: () => TYPE_IDS.dictionary,
+    CFNullGetTypeID: () => TYPE_IDS.null,
+    CFStringCreateWithCString: (text) => this.string(text),
+    CFStringGetLength: (ref) => this.stringOf(ref).length,
+    CFStringGetCharacters: (ref, length) => Buffer.from(this.stringOf(ref).slice(0, length), 'utf16le'),
+    CFNumberIsFloatType: (ref) => !Number.isInteger(this.object(ref, 'number').value),
+    CFNumberGetFloat64: (ref) => this.object(ref, 'number').value as number,
+    CFNumberGetSInt64: (ref) => Math.trunc(this.object(ref, 'number').value as number),
+    CFNumberCreateFloat64: (value) => this.number(value),
+    CFBooleanGetValue: (ref) => ref === this.cf.kCFBooleanTrue,
+    CFArrayGetCount: (ref) => this.object(ref, 'array').items!.length,
+    CFArrayGetValueAtIndex: (ref, i) => this.object(ref, 'array').items![i] ?? null,
+    CFArrayCreate: (values) => this.array([...values], false),
+    CFDictionaryGetCount: (ref) => this.object(ref, 'dict').entries!.length,
+    CFDictionaryGetValue: (ref, key) => {
+      const wanted = this.stringOf(key);
+      return this.object(ref, 'dict').entries!.find(([k]) => this.stringOf(k) === wanted)?.[1] ?? null;
+    },
+    CFDictionaryCreate: (keys, values) => {
+      keys.forEach((k) => this.retain(k));
+      values.forEach((v) => this.retain(v));
+      return this.alloc('dictionary', { entries: keys.map((k, i) => [k, values[i]] as [Ref, Ref]) });
+    },
+    CFRunLoopGetCurrent: () => this.runLoop,
+    CFRunLoopAddSource: (_rl, source) => {
+      this.runLoopSources.add(source);
+    },
+    CFRunLoopRemoveSource: (_rl, source) => {
+      this.runLoopSources.delete(source);
+    },
+    CFRunLoopRunInMode: () => {
+      this.onRunLoop?.();
+      return 3;
+    },
+    CFMachPortCreateRunLoopSource: (port) => {
+      this.object(port, 'port');
+      return this.alloc('source');
+    },
+    CFMachPortInvalidate: (port) => {
+      this.object(port, 'port');
+      this.invalidatedPorts.push(port);
+    },
+    kCFBooleanTrue: this.alloc('boolean', { value: true }, true),
+    kCFBooleanFalse: this.alloc('boolean', { value: false }, true),
+    kCFRunLoopDefaultMode: this.alloc('string', { value: 'kCFRunLoopDefaultMode' }, true),
+    kCFRunLoopCommonModes: this.alloc('string', { value: 'kCFRunLoopCommonModes' }, true),
+  };
+
+  private readonly runLoop = this.alloc('runloop', {}, true);
+
+  readonly ax: MacNative['ax'] = {
+    AXIsProcessTrusted: () => this.trusted,
+    AXIsProcessTrustedWithOptions: () => this.trusted,
+    AXUIElementCreateApplication: (pid) => {
+      const app = this.apps.get(pid);
+      if (!app) return this.retain(this.elementRef({ error: -25202 }));
+      return this.retain(this.elementRef(app));
+    },
+    AXUIElementCreateSystemWide: () => this.alloc('element', { value: {} }),
+    AXUIElementGetTypeID: () => TYPE_IDS.element,
+    AXValueGetTypeID: () => TYPE_IDS.axvalue,
+    AXUIElementCopyAttributeValue: (element, attribute, out) => {
+      const result = this.attribute(this.elementOf(element), this.stringOf(attribute));
+      out[0] = result.value;
+      return result.error;
+    },
+    AXUIElementCopyMultipleAttributeValues: (element, attributes, _options, out) => {
+      const el = this.elementOf(element);
+      if (el.error) return el.error;
+      const names = this.object(attributes, 'names').items!.map((n) => this.stringOf(n));
+      const values = names.map((name) => {
+        const { error, value } = this.attribute(el, name);
+        return error === 0 && value !== null ? value : this.axValue(5, [error]);
+      });
+      out[0] = this.array(values, true);
+      return 0;
+    },
+    AXUIElementCopyActionNames: (element, out) => {
+      out[0] = this.array((this.elementOf(element).actions ?? []).map((a) => this.string(a)), true);
+      return 0;
+    },
+    AXUIElementSetAttributeValue: (element, attribute, value) => {
+      const el = this.elementOf(element);
+      const name = this.stringOf(attribute);
+      if (el.error) return el.error;
+      if (!(el.settable ?? []).includes(name)) return -25205;
+      const object = this.object(value, 'value');
+      this.written.push({ element: el, attribute: name, value: object.kind === 'boolean' ? value === this.cf.kCFBooleanTrue : object.value });
+      return 0;
+    },
+    AXUIElementIsAttributeSettable: (element, attribute, out) => {
+      out[0] = (this.elementOf(element).settable ?? []).includes(this.stringOf(attribute));
+      return 0;
+    },
+    AXUIElementPerformAction: (element, action) => {
+      const el = this.elementOf(element);
+      if (el.error) return el.error;
+      const name = this.stringOf(action);
+      if (!(el.actions ?? []).includes(name)) return -25206;
+      this.performed.push({ element: el, action: name });
+      return 0;
+    },
+    AXUIElementSetMessagingTimeout: (element, seconds) => {
+      this.object(element, 'timeout');
+      return seconds > 0 ? 0 : -25201;
+    },
+    AXUIElementGetPid: (element, out) => {
+      const el = this.elementOf(element);
+      for (const [pid, app] of this.apps) if (app === el) out[0] = pid;
+      return 0;
+    },
+    _AXUIElementGetWindow: (element, out) => {
+      const id = this.elementOf(element).windowId;
+      if (!id) return -25205;
+      out[0] = id;
+      return 0;
+    },
+    AXValueGetType: (ref) => (this.object(ref, 'axvalue').value as { type: number }).type,
+    AXValueCreateRange: (location, length) => this.axValue(4, [location, length]),
+    AXValueGetValue: (ref, type, buffer) => {
+      const { type: actual, data } = this.object(ref, 'axvalue').value as { type: number; data: number[] };
+      if (actual !== type) return false;
+      if (type === 5) buffer.writeInt32LE(data[0], 0);
+      else if (type === 4) data.forEach((d, i) => buffer.writeBigInt64LE(BigInt(d), i * 8));
+      else data.forEach((d, i) => buffer.writeDoubleLE(d, i * 8));
+      return true;
+    },
+    AXObserverCreate: (pid, callback, out) => {
+      if (!this.observerAllowed || !this.apps.has(pid)) return -25204;
+      if (!this.registered.has(callback)) throw new Error('AXObserverCreate with an unregistered callback');
+      out[0] = this.alloc('observer', { value: { callback, source: this.alloc('source', {}, true), notifications: new Set<string>() } });
+      return 0;
+    },
+    AXObserverAddNotification: (observer, _element, notification) => {
+      (this.object(observer, 'observer').value as { notifications: Set<string> }).notifications.add(this.stringOf(notification));
+      return 0;
+    },
+    AXObserverRemoveNotification: (observer, _element, notification) => {
+      (this.object(observer, 'observer').value as { notifications: Set<string> }).notifications.delete(this.stringOf(notification));
+      return 0;
+    },
+    AXObserverGetRunLoopSource: (observer) => (this.object(observer, 'observer').value as { source: Ref }).source,
+    kAXTrustedCheckOptionPrompt: this.alloc('string', { value: 'AXTrustedCheckOptionPrompt' }, true),
+  };
+
+  /** Fires the observer callback registered through AXObserverCreate (as the run loop would). */
+  fireObserver(observer: Ref, notification = 'AXValueChanged'): void {
+    const { callback } = this.object(observer, 'observer').value as { callback: Ref };
+    const fn = this.registered.get(callback) as unknown as (o: Ref, e: Ref | null, n: Ref, r: Ref | null) => void;
+    const name = this.string(notification);
+    fn(observer, null, name, null);
+    this.release(name);
+  }
+
+  liveObservers(): Ref[] {
+    return [...this.heap].filter(([, o]) => o.kind === 'observer' && o.count > 0).map(([ref]) => ref);
+  }
+
+  windowList: Array<Record<string, unknown>> = [];
+  displays = [{ id: 1, bounds: { origin: { x: 0, y: 0 }, size: { width: 1440, height: 900 } }, scale: 2 }];
+
+  readonly cg: MacNative['cg'] = {
+    CGEventCreate: () => this.eventObject({ type: 0, location: { ...this.cursor } }),
+    CGEventCreateMouseEvent: (_src, type, point, button) => this.eventObject({ type, location: { ...point }, button }),
+    CGEventCreateKeyboardEvent: (_src, keycode, down) => this.eventObject({ type: down ? 10 : 11, keyDown: down, keycode }),
+    CGEventCreateScrollWheelEvent2: (_src, units, count, w1, w2, w3) => this.eventObject({ type: 22, scroll: { units, count, w1, w2, w3 } }),
+    CGEventPost: (location, ref) => {
+      const event = this.event(ref);
+      this.posted.push({ ...event, fields: new Map(event.fields), tapLocation: location });
+    },
+    CGEventGetLocation: (ref) => this.event(ref).location ?? { x: 0, y: 0 },
+    CGEventGetType: (ref) => this.event(ref).type,
+    CGEventGetFlags: (ref) => this.event(ref).flags,
+    CGEventSetFlags: (ref, flags) => {
+      this.event(ref).flags = flags;
+    },
+    CGEventGetIntegerValueField: (ref, field) => {
+      const event = this.event(ref);
+      if (field === 9) return BigInt(event.keycode ?? 0);
+      return event.fields.get(field) ?? 0n;
+    },
+    CGEventSetIntegerValueField: (ref, field, value) => {
+      this.event(ref).fields.set(field, value);
+    },
+    CGEventKeyboardSetUnicodeString: (ref, utf16) => {
+      this.event(ref).unicode = utf16.toString('utf16le');
+    },
+    CGWarpMouseCursorPosition: (point) => {
+      this.cursor = { ...point };
+      return 0;
+    },
+    CGEventTapCreate: (_location, _placement, _options, _mask, callback) => {
+      if (!this.registered.has(callback)) throw new Error('CGEventTapCreate with an unregistered callback');
+      return this.tapAllowed ? this.alloc('port') : null;
+    },
+    CGEventTapEnable: (tap, enable) => {
+      this.object(tap, 'tap');
+      this.tapEnabled = enable;
+    },
+    CGEventTapIsEnabled: () => this.tapEnabled,
+    CGWindowListCopyWindowInfo: () => {
+      const dicts = this.windowList.map((entry) => {
+        const keys: Ref[] = [];
+        const values: Ref[] = [];
+        for (const [key, value] of Object.entries(entry)) {
+          keys.push(this.string(key));
+          if (typeof value === 'string') values.push(this.string(value));
+          else if (typeof value === 'number') values.push(this.number(value));
+          else if (typeof value === 'boolean') values.push(this.retain(this.boolRef(value)));
+          else values.push(this.alloc('dictionary', { value, entries: [] }));
+        }
+        const dict = this.cf.CFDictionaryCreate(keys, values)!;
+        keys.forEach((k) => this.release(k));
+        values.forEach((v) => this.release(v));
+        return dict;
+      });
+      return this.array(dicts, true);
+    },
+    CGRectMakeWithDictionaryRepresentation: (dict) => {
+      const r = this.object(dict, 'bounds').value as { X: number; Y: number; Width: number; Height: number } | undefined;
+      return r ? { origin: { x: r.X, y: r.Y }, size: { width: r.Width, height: r.Height } } : null;
+    },
+    CGMainDisplayID: () => 1,
+    CGGetActiveDisplayList: () => this.displays.map((d) => d.id),
+    CGDisplayBounds: (id) => this.displays.find((d) => d.id === id)!.bounds,
+    CGDisplayScale: (id) => this.displays.find((d) => d.id === id)!.scale,
+    CGPreflightScreenCaptureAccess: () => true,
+    CGRequestScreenCaptureAccess: () => true,
+    windowInfoKeys: Object.fromEntries(WINDOW_INFO_KEYS.map((key) => [key, this.string(key, true)])) as Record<WindowInfoKey, Ref>,
+  };
+
+  readonly objc: MacNative['objc'] = {
+    objc_getClass: () => null,
+    sel_registerName: () => 1n,
+    objc_autoreleasePoolPush: () => 2n,
+    objc_autoreleasePoolPop: () => undefined,
+    msgSend_id: () => null,
+    msgSend_id_i32: () => null,
+    msgSend_id_u64: () => null,
+    msgSend_u64: () => 0,
+    msgSend_i64: () => 0,
+    msgSend_i32: () => 0,
+    msgSend_cstr: () => null,
+    msgSend_bool_u64: () => false,
+  };
+}

@@ -1,0 +1,150 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isTandemError } from '../../src/core/errors.js';
+import { closestCandidates, elementAtPoint, findElement, substringEditDistance } from '../../src/core/query.js';
+import { rect, seededRandom, tree } from '../support/treeFactory.js';
+
+const window = tree({
+  role: 'Frame',
+  text: 'Document — Editor',
+  bounds: rect(0, 0, 800, 600),
+  children: [
+    {
+      role: 'ToolBar',
+      bounds: rect(0, 0, 800, 40),
+      children: [
+        { role: 'PushButton', text: 'Save As…', bounds: rect(0, 0, 80, 40), actionable: true },
+        { role: 'PushButton', text: 'Save', bounds: rect(80, 0, 60, 40), actionable: true },
+        { role: 'ToggleButton', text: 'Bold', bounds: rect(140, 0, 40, 40), actionable: true, selected: false },
+        { role: 'PushButton', text: 'Print', bounds: rect(180, 0, 60, 40), actionable: true, enabled: false },
+        { role: 'PushButton', text: 'Print', bounds: rect(240, 0, 60, 40), actionable: true },
+      ],
+    },
+    { role: 'Label', text: 'Save', bounds: rect(0, 500, 60, 20) },
+    { role: 'PushButton', text: 'Save', bounds: rect(0, 0, 60, 40), actionable: true, visible: false },
+    { role: 'PasswordText', text: 'secret-save', secure: true, bounds: rect(10, 100, 200, 24) },
+    { role: 'Text', text: 'Quarterly budget report', bounds: rect(0, 40, 800, 460), children: [{ role: 'Link', text: 'budget.xlsx', bounds: rect(20, 60, 90, 16), actionable: true }] },
+  ],
+});
+
+const byText = (text: string) => window.find((el) => el.text === text)!;
+
+test('should match text as a case-insensitive substring', () => {
+  assert.equal(findElement(window, { text: 'QUARTERLY' }).text, 'Quarterly budget report');
+});
+
+test('should filter by a role it starts with or contains, ignoring case and spaces', () => {
+  assert.equal(findElement(window, { text: 'bold', role: 'toggle' }).role, 'ToggleButton');
+  assert.equal(findElement(window, { text: 'bold', role: 'button' }).role, 'ToggleButton');
+  assert.equal(findElement(window, { role: 'push button', text: 'save' }).role, 'PushButton');
+  assert.throws(() => findElement(window, { text: 'bold', role: 'link' }), (error) => isTandemError(error, 'not-found'));
+});
+
+test('should prefer a visible, enabled, actionable exact match with the shortest text', () => {
+  // "save" matches "Save As…", "Save" (button, visible), "Save" (label), "Save" (hidden button).
+  const save = findElement(window, { text: 'save' });
+  assert.equal(save.role, 'PushButton');
+  assert.equal(save.text, 'Save');
+  assert.equal(save.visible, true);
+  // Two visible "Print" buttons: the enabled one wins over document order.
+  assert.equal(findElement(window, { text: 'print' }).enabled, true);
+  // Among visible non-actionable matches, the shorter text wins.
+  assert.equal(findElement(window, { text: 'budget' }).text, 'budget.xlsx');
+});
+
+test('should resolve element_index to that element', () => {
+  const bold = byText('Bold');
+  assert.equal(findElement(window, { index: bold.index }), bold);
+  assert.equal(findElement(window, { index: bold.index, text: 'bol' }), bold);
+});
+
+test('should call an unknown or mismatching element_index stale', () => {
+  assert.throws(() => findElement(window, { index: 999 }), (error) => isTandemError(error, 'stale-element') && /refresh/i.test(error.message));
+  assert.throws(
+    () => findElement(window, { index: byText('Bold').index, text: 'Save' }),
+    (error) => isTandemError(error, 'stale-element') && /\[ToggleButton\] "Bold"/.test(error.message),
+  );
+});
+
+test('should refuse an empty query and say what to send', () => {
+  assert.throws(() => findElement(window, {}), (error) => isTandemError(error, 'bad-input') && /element_index/.test(error.message));
+});
+
+test('should never match a secure field by its leaked text', () => {
+  assert.throws(() => findElement(window, { text: 'secret' }), (error) => isTandemError(error, 'not-found') && !error.message.includes('secret-save'));
+});
+
+test('should list the closest candidates with their element index when nothing matches', () => {
+  let message = '';
+  assert.throws(
+    () => findElement(window, { text: 'Sve', role: 'button' }),
+    (error) => {
+      if (!isTandemError(error, 'not-found')) return false;
+      message = error.message;
+      return true;
+    },
+  );
+  const save = window.find((el) => el.text === 'Save' && el.role === 'PushButton' && el.visible)!;
+  assert.match(message, /No element matches text "Sve" and role "button"/);
+  assert.ok(message.includes(`#${save.index} [PushButton] "Save" x:80 y:0 w:60 h:40 visible`), message);
+  assert.match(message, /element_index/);
+  const candidateLines = message.split('\n').filter((line) => line.startsWith('  #'));
+  assert.ok(candidateLines.length >= 1 && candidateLines.length <= 5);
+  assert.match(candidateLines[0], /"Save"/);
+});
+
+test('should rank candidates by text closeness with the role as a bonus', () => {
+  const candidates = closestCandidates(window, { text: 'budget reprot' }, 3);
+  assert.equal(candidates[0].text, 'Quarterly budget report');
+  const labelFirst = closestCandidates(window, { text: 'Sav', role: 'label' }, 2);
+  assert.equal(labelFirst[0].role, 'Label');
+  assert.deepEqual(closestCandidates(window, {}, 5), []);
+  assert.ok(closestCandidates(window, { text: 'Sav' }, 2).length === 2);
+});
+
+/** Plain dynamic programming (Sellers): the oracle for the bit-parallel matcher. */
+function referenceDistance(pattern: string, text: string): number {
+  let previous = Array.from({ length: pattern.length + 1 }, (_, i) => i);
+  let best = pattern.length;
+  for (const ch of text) {
+    const current = [0];
+    for (let i = 1; i <= pattern.length; i++) {
+      current[i] = Math.min(previous[i - 1] + (pattern[i - 1] === ch ? 0 : 1), previous[i] + 1, current[i - 1] + 1);
+    }
+    best = Math.min(best, current[pattern.length]);
+    previous = current;
+  }
+  return best;
+}
+
+test('should agree with plain dynamic programming on random strings up to 32 characters', () => {
+  const random = seededRandom(5);
+  const word = (length: number): string => Array.from({ length }, () => 'abcdé'[Math.floor(random() * 5)]).join('');
+  for (let round = 0; round < 2000; round++) {
+    const pattern = word(1 + Math.floor(random() * 32));
+    const text = word(Math.floor(random() * 60));
+    assert.equal(substringEditDistance(pattern, text), referenceDistance(pattern, text), `${pattern} in ${text}`);
+  }
+});
+
+test('should measure edit distance to the closest substring', () => {
+  assert.equal(substringEditDistance('save', 'please save it'), 0);
+  assert.equal(substringEditDistance('sve', 'save as'), 1);
+  assert.equal(substringEditDistance('xyz', 'ab'), 3);
+  assert.equal(substringEditDistance('', 'ab'), 0);
+});
+
+test('should find the innermost visible element under a point', () => {
+  assert.equal(elementAtPoint(window, { x: 30, y: 65 })?.text, 'budget.xlsx');
+  assert.equal(elementAtPoint(window, { x: 400, y: 300 })?.text, 'Quarterly budget report');
+  // The hidden "Save" button lies under (10,10) too, and is smaller than "Save As…": visible wins.
+  assert.equal(elementAtPoint(window, { x: 10, y: 10 })?.text, 'Save As…');
+  assert.equal(elementAtPoint(window, { x: 799, y: 599 })?.role, 'Frame');
+  assert.equal(elementAtPoint(window, { x: 800, y: 10 }), null);
+  assert.equal(elementAtPoint(window, { x: -5, y: 10 }), null);
+});
+
+test('should not name unrelated elements as candidates', () => {
+  assert.deepEqual(closestCandidates(window, { text: 'qqqqzzzz' }, 5), []);
+  assert.throws(() => findElement(window, { text: 'qqqqzzzz' }), (error) => isTandemError(error, 'not-found') && /refresh/.test(error.message) && !/#\d/.test(error.message));
+});

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import type { CallStartedEvent } from '../../src/core/engineApi.js';
+import { secureTextLabel } from '../../src/core/redact.js';
+import { COUNTER, act, clickAt, clickOn, engineFixture, press, typeText, type EngineFixture } from '../support/engineFixtures.js';
+
+const PASSWORD = 'hunter2-correct-horse';
+
+describe('redaction of text typed into a secure field', () => {
+  let fixture: EngineFixture;
+  afterEach(async () => fixture?.cleanup());
+
+  /** Everything the engine let out: events, the result, the artifact files. */
+  async function everythingShown(f: EngineFixture, result: unknown): Promise<string> {
+    return [JSON.stringify(f.events), JSON.stringify(result), await f.artifactText()].join('\n');
+  }
+
+  it('should type the password but show only its length in events, result and artifacts', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    const result = await engine.act(act(COUNTER, clickOn({ role: 'PasswordText' }), typeText(PASSWORD), press('Return')));
+
+    assert.equal(result.status, 'ok');
+    assert.equal(desktop.secretOf(desktop.find(COUNTER, 'password-field')), PASSWORD, 'the password really was typed');
+    assert.equal(result.stepsDone[1], `typed [secure text: ${PASSWORD.length} chars]`);
+    const shown = await everythingShown(fixture, result);
+    assert.ok(!shown.includes(PASSWORD), 'the password appears nowhere');
+    assert.ok(!shown.includes('hunter2'), 'not even in part');
+    assert.ok(shown.includes(secureTextLabel(PASSWORD)));
+    const started = fixture.events.find((e) => e.event === 'call-started')!.payload as CallStartedEvent;
+    assert.equal((started.args.steps as Array<{ text?: string }>)[1].text, `[secure text: ${PASSWORD.length} chars]`);
+  });
+
+  it('should redact when the secure field was clicked by its position', async () => {
+    fixture = await engineFixture();
+    const result = await fixture.engine.act(act(COUNTER, clickAt(110, 145), typeText(PASSWORD)));
+    assert.equal(result.stepsDone[1], `typed [secure text: ${PASSWORD.length} chars]`);
+    assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
+  });
+
+  it('should redact typing into an already focused secure field', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    desktop.find(COUNTER, 'password-field').focus();
+    const result = await engine.act(act(COUNTER, typeText(PASSWORD)));
+    assert.equal(desktop.secretOf(desktop.find(COUNTER, 'password-field')), PASSWORD);
+    assert.deepEqual(result.stepsDone, [`typed [secure text: ${PASSWORD.length} chars]`]);
+    assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
+  });
+
+  it('should redact text typed after Tab moved the focus into a secure field', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    desktop.onKey = ({ key }) => {
+      if (key === 'tab') desktop.find(COUNTER, 'password-field').focus();
+    };
+    const result = await engine.act(act(COUNTER, clickOn('Name'), typeText('alice'), press('Tab'), typeText(PASSWORD)));
+    assert.equal(result.status, 'ok');
+    assert.deepEqual(result.stepsDone, ['clicked [Text] "Name" at 110,105', 'typed "alice"', 'pressed tab', `typed [secure text: ${PASSWORD.length} chars]`]);
+    assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
+  });
+
+  it('should redact a value set on a secure field through accessibility', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    const result = await engine.act(act(COUNTER, { kind: 'set-value', query: { role: 'PasswordText' }, value: PASSWORD }));
+    assert.equal(result.status, 'ok');
+    assert.equal(desktop.secretOf(desktop.find(COUNTER, 'password-field')), PASSWORD);
+    assert.equal(result.stepsDone[0], `set [PasswordText] "" to [secure text: ${PASSWORD.length} chars]`);
+    assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
+  });
+
+  it('should never put typed text in log lines, even plain text', async () => {
+    fixture = await engineFixture();
+    const result = await fixture.engine.act(act(COUNTER, clickOn('Name'), typeText('plain words')));
+    assert.equal(result.stepsDone[1], 'typed "plain words"', 'plain text is shown to the model');
+    const logs = fixture.events.filter((e) => e.event === 'log').map((e) => JSON.stringify(e.payload));
+    assert.ok(logs.some((l) => l.includes('typing 11 characters')));
+    assert.ok(logs.every((l) => !l.includes('plain words')));
+  });
+});
