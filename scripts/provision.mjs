@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Installs the Debian packages that the tests and the demo need, and only those that are
 // missing. Plain JS (not TypeScript) because it runs before the build, on a fresh machine.
-//   node scripts/provision.mjs [--check]     (--check: report only, never install)
+//   node scripts/provision.mjs [--check] [--only group,group]
+//   (--check: report only, never install; --only: just those groups of DEBIAN_PACKAGES)
 // As root it runs apt-get itself; otherwise it prints the exact command and exits 1.
 import { spawnSync } from 'node:child_process';
 
@@ -11,14 +12,19 @@ export const DEBIAN_PACKAGES = {
   desktop: ['xvfb', 'openbox', 'at-spi2-core', 'dbus-x11', 'x11-utils', 'xinput'],
   // Real GTK apps the end-to-end suite drives, and the Python GTK fixture app.
   apps: ['gtk-3-examples', 'zenity', 'mousepad', 'gir1.2-gtk-3.0', 'python3-gi'],
+  // A GTK4 app for the test that proves GTK4's window-relative geometry is corrected.
+  gtk4: ['gir1.2-gtk-4.0'],
   // Debian's Chromium for the renderer tests (Playwright cannot download a browser here).
   browser: ['chromium'],
   // Fonts so that screenshots show text rather than boxes.
   fonts: ['fonts-dejavu-core'],
 };
 
-export function allPackages() {
-  return Object.values(DEBIAN_PACKAGES).flat();
+export function allPackages(groups = Object.keys(DEBIAN_PACKAGES)) {
+  return groups.flatMap((group) => {
+    if (!DEBIAN_PACKAGES[group]) throw new Error(`unknown package group "${group}": ${Object.keys(DEBIAN_PACKAGES).join(', ')}`);
+    return DEBIAN_PACKAGES[group];
+  });
 }
 
 export function missingPackages(packages = allPackages()) {
@@ -34,13 +40,13 @@ function run(cmd, args) {
   if (r.status !== 0) throw new Error(`${cmd} exited with ${r.status}`);
 }
 
-export function provision({ checkOnly = false } = {}) {
+export function provision({ checkOnly = false, groups = undefined } = {}) {
   if (process.platform !== 'linux') return true;
   if (spawnSync('which', ['dpkg-query']).status !== 0) {
     console.error('[provision] not a Debian/Ubuntu system: install Xvfb, openbox, at-spi2-core, GTK3 examples, zenity, mousepad, python3-gi and chromium with your package manager.');
     return false;
   }
-  const missing = missingPackages();
+  const missing = missingPackages(allPackages(groups));
   if (!missing.length) return true;
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
   if (checkOnly || process.getuid?.() !== 0) {
@@ -53,6 +59,8 @@ export function provision({ checkOnly = false } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const ok = provision({ checkOnly: process.argv.includes('--check') });
+  const only = process.argv.indexOf('--only');
+  const groups = only >= 0 ? process.argv[only + 1].split(',') : undefined;
+  const ok = provision({ checkOnly: process.argv.includes('--check'), groups });
   process.exit(ok ? 0 : 1);
 }

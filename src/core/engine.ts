@@ -138,7 +138,7 @@ export class Engine implements TandemEngine {
 
   async refresh(pid: number, context: CallContext = {}): Promise<CallResult> {
     this.assertOpen();
-    if (!Number.isInteger(pid) || pid <= 0) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_apps).');
+    if (!Number.isInteger(pid) || pid <= 0) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_applications).');
     return this.queue.run(
       () =>
         this.readCall(REFRESH_TOOL, context, { pid }, pid, async (progress) => {

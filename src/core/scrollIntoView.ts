@@ -1,6 +1,6 @@
 // Scroll-into-view: before clicking a target that lies outside its window or is scrolled out of
-// sight, scroll the view under it — with the wheel, at the centre of the nearest scrollable
-// ancestor (else the window) — until it shows, re-reading the tree after every step. Bounded:
+// sight, scroll the view under it — with the wheel, at the centre of the region its ancestors
+// leave visible — until it shows, re-reading the tree after every step. Bounded:
 // at most MAX_SCROLL_STEPS wheel steps of 1–3 lines, chosen by how far the target still is.
 
 import type { Desktop, SnapshotLimits } from './desktop.js';
@@ -11,9 +11,6 @@ import type { Progress } from './progress.js';
 import { quoteText } from './treeFormat.js';
 
 export const MAX_SCROLL_STEPS = 30;
-
-/** Roles whose element scrolls its content (PascalCase roles from both backends). */
-const SCROLLABLE_ROLE = /scroll|list|table|tree|outline|grid|viewport|browser|webarea|document/i;
 
 export interface ScrollIntoViewContext {
   desktop: Desktop;
@@ -81,14 +78,42 @@ async function windowRect(ctx: ScrollIntoViewContext, snapshot: TreeSnapshot, ta
   return treeWindow?.bounds ?? null;
 }
 
-/** The nearest visible ancestor that can scroll its content. */
-function scrollableAncestor(elements: readonly ElementNode[], element: ElementNode): ElementNode | null {
+/**
+ * Where an element without geometry must lie, from its laid-out siblings: toolkits report no
+ * position for list rows scrolled out of view, but their siblings on screen show the row pitch.
+ * Walks up to the nearest ancestor-or-self whose siblings have bounds; null when none do.
+ */
+export function estimateBounds(elements: readonly ElementNode[], element: ElementNode): Rect | null {
   const byIndex = new Map(elements.map((el) => [el.index, el]));
-  for (let parent = element.parentIndex === null ? undefined : byIndex.get(element.parentIndex); parent; ) {
-    if (SCROLLABLE_ROLE.test(parent.role) && parent.bounds && parent.visible && parent.bounds.height > 0) return parent;
-    parent = parent.parentIndex === null ? undefined : byIndex.get(parent.parentIndex);
+  for (let node: ElementNode | undefined = element; node && node.parentIndex !== null; node = byIndex.get(node.parentIndex)) {
+    const siblings = elements.filter((el) => el.parentIndex === node!.parentIndex);
+    const order = siblings.indexOf(node);
+    const placed = siblings.map((el, i) => ({ el, i })).filter(({ el }) => el.bounds && el.bounds.height > 0);
+    if (!placed.length) continue;
+    const nearest = placed.reduce((a, b) => (Math.abs(b.i - order) < Math.abs(a.i - order) ? b : a));
+    const pitches = placed.slice(1).map((p, k) => (p.el.bounds!.y - placed[k].el.bounds!.y) / (p.i - placed[k].i)).filter((d) => d > 0).sort((a, b) => a - b);
+    const pitch = pitches.length ? pitches[Math.floor(pitches.length / 2)] : nearest.el.bounds!.height;
+    const base = nearest.el.bounds!;
+    return { x: base.x, y: Math.round(base.y + (order - nearest.i) * pitch), width: base.width, height: base.height };
   }
   return null;
+}
+
+/**
+ * The part of the screen where the element can be seen: the window clipped by every visible
+ * ancestor's bounds. A list's own box is its whole content (GTK reports a 5800 px tall ListBox),
+ * so only the chain of ancestors — scroll pane, viewport, window — says what is really on
+ * screen. The wheel goes to this region's centre, which lies inside the innermost scroller.
+ */
+function visibleRegion(elements: readonly ElementNode[], element: ElementNode, viewport: Rect | null): Rect | null {
+  const byIndex = new Map(elements.map((el) => [el.index, el]));
+  let region = viewport;
+  for (let parent = element.parentIndex === null ? undefined : byIndex.get(element.parentIndex); parent; ) {
+    const box = parent.bounds;
+    if (parent.visible && box && box.width > 0 && box.height > 0) region = region ? intersect(region, box) : box;
+    parent = parent.parentIndex === null ? undefined : byIndex.get(parent.parentIndex);
+  }
+  return region;
 }
 
 function intersect(a: Rect, b: Rect | null): Rect {
@@ -134,16 +159,16 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
   let totalX = 0;
   let totalY = 0;
   for (let step = 0; ; step++) {
-    if (!element.bounds) {
+    const bounds = element.bounds ?? estimateBounds(current.elements, element);
+    if (!bounds) {
       throw new TandemError('not-found', `${label(original)} has no position on screen, so it cannot be scrolled into view.`);
     }
-    const scroller = scrollableAncestor(current.elements, element);
-    const view = scroller?.bounds ? intersect(scroller.bounds, viewport) : viewport;
-    const centre = centreOf(element.bounds);
+    const view = visibleRegion(current.elements, element, viewport);
+    const centre = centreOf(bounds);
     const dx = view ? overshoot(centre.x, view.x, view.width) : 0;
     const dy = view ? overshoot(centre.y, view.y, view.height) : 0;
     if (dx === 0 && dy === 0) {
-      if (element.visible) {
+      if (element.visible && element.bounds) {
         const lines = Math.abs(totalX) + Math.abs(totalY);
         const note = lines ? `scrolled ${lines} line${lines === 1 ? '' : 's'} ${direction(totalX, totalY)} to reach ${label(original)}` : undefined;
         return { point: centre, element, snapshot: current, lines, note };

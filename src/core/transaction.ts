@@ -23,7 +23,7 @@ import { elementAtPoint, findElement } from './query.js';
 import { describeStep, movesFocus, predictDestinations, redactStep, secureForEvents, shownText, type Destination } from './redact.js';
 import type { AppSwitch, CallResult, CallStatus } from './result.js';
 import { settle, type SettleOptions } from './settle.js';
-import { centreOf, scrollIntoView } from './scrollIntoView.js';
+import { centreOf, estimateBounds, scrollIntoView } from './scrollIntoView.js';
 import { stepVerb, type ElementQuery, type Step } from './steps.js';
 import { formatElementLabel, formatTree } from './treeFormat.js';
 
@@ -239,7 +239,7 @@ class Transaction {
   /** Everything that may throw: validation, app, before-snapshot, element_index and first query. */
   private async prepare(): Promise<void> {
     const { pid, steps } = this.request;
-    if (!Number.isInteger(pid) || pid <= 0) throw bad('pid must be the whole-number process id of a running app (see list_apps).');
+    if (!Number.isInteger(pid) || pid <= 0) throw bad('pid must be the whole-number process id of a running app (see list_applications).');
     if (!Array.isArray(steps) || steps.length === 0) throw bad('Send at least one step.');
     this.steps = steps.map((step, i) => normalizeStep(step, i));
     const waited = this.steps.reduce((sum, step) => sum + (step.kind === 'wait' ? step.ms : 0), 0);
@@ -306,6 +306,9 @@ class Transaction {
       }
       for (let i = 0; i < this.steps.length; i++) {
         throwIfAborted(this.progress);
+        // Input goes to whatever has focus: once the target is gone, the next key would land in
+        // another app. Check it is still there before every step after the first.
+        if (i > 0) await this.ensureTargetAlive(i);
         this.deps.emit('step', { callId: this.call.callId, index: i, label: describeStep(this.steps[i], secureForEvents(this.destinations.get(i))) });
         this.stepsDone.push(await this.runReported(this.runStep(this.steps[i], i)));
         throwIfAborted(this.progress);
@@ -322,6 +325,17 @@ class Transaction {
     } finally {
       external?.removeEventListener('abort', onExternalAbort);
     }
+  }
+
+  private async ensureTargetAlive(nextStep: number): Promise<void> {
+    const app = await this.step(this.desktop.appForPid(this.request.pid, this.progress));
+    if (app) return;
+    this.appExited = true;
+    const left = this.steps.length - nextStep;
+    throw new TandemError(
+      'app-gone',
+      `${this.appName} (pid ${this.request.pid}) exited during the call; the remaining ${left} step${left === 1 ? ' was' : 's were'} not run so that no input reached another app. Call list_applications or open_application_and_traverse to continue.`,
+    );
   }
 
   /** Runs a primitive so that an abort (Esc, watchdog, disconnect) ends the wait even if it hangs. */
@@ -434,8 +448,11 @@ class Transaction {
         let point: Point;
         if ('query' in step.target) {
           element = await this.locate(step.target.query, index);
-          if (!element.bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen: use element_action with action "press" instead.`);
-          point = centreOf(element.bounds);
+          // Toolkits give no geometry for rows scrolled out of view (GTK3 answers INT_MIN): aim
+          // where its laid-out siblings say it must be, and let scroll-into-view bring it in.
+          const bounds = element.bounds ?? estimateBounds(this.current.elements, element);
+          if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen: use press_ax_and_traverse (action "press") or set_selected_and_traverse instead.`);
+          point = centreOf(bounds);
         } else {
           point = step.target.point;
           element = elementAtPoint((await this.freshTree()).elements, point);
@@ -583,7 +600,7 @@ class Transaction {
       const { pid, app } = this.handoff.frontmost;
       return `A new window from pid ${pid} (${app}) took the front: its tree is below; act on that pid next.`;
     }
-    if (status === 'ok') return this.appExited ? `${this.appName} exited; call list_apps to see what is running.` : HINT_OK;
+    if (status === 'ok') return this.appExited ? `${this.appName} exited; call list_applications to see what is running.` : HINT_OK;
     if (status === 'cancelled') {
       return this.session?.escapePressed
         ? 'The person pressed Esc: stop, and ask them before trying again.'

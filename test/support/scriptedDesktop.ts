@@ -120,6 +120,8 @@ export interface ScriptedDesktopOptions {
   screen?: Rect;
   /** What waitForQuiet answers (default 'quiet'). */
   settle?: SettleOutcome;
+  /** Like GTK3: elements scrolled out of view report no geometry at all (bounds null). */
+  hideOffscreenGeometry?: boolean;
 }
 
 export type PrimitiveName =
@@ -362,6 +364,8 @@ export class ScriptedDesktop implements Desktop {
     },
   };
 
+  private readonly hideOffscreenGeometry: boolean;
+
   constructor(options: ScriptedDesktopOptions = {}) {
     for (const spec of options.apps ?? []) this.addApp(spec);
     this.installable = options.installable ?? [];
@@ -369,6 +373,7 @@ export class ScriptedDesktop implements Desktop {
     this.cursor = options.cursor ?? { x: 0, y: 0 };
     this.screen = options.screen ?? { x: 0, y: 0, width: 1280, height: 800 };
     this.settleOutcome = options.settle ?? 'quiet';
+    this.hideOffscreenGeometry = options.hideOffscreenGeometry ?? false;
   }
 
   // — scripting —
@@ -513,7 +518,7 @@ export class ScriptedDesktop implements Desktop {
         depth,
         role: node.role,
         text: node.secure ? '' : node.text,
-        bounds: node.screenBounds(),
+        bounds: this.hideOffscreenGeometry && !node.isShowing() ? null : node.screenBounds(),
         visible: node.isShowing(),
         enabled: node.enabled,
         focused: node.focused,

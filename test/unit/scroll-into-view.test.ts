@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { MAX_SCROLL_STEPS, linesFor } from '../../src/core/scrollIntoView.js';
-import { COUNTER, act, clickAt, clickOn, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
+import { COUNTER, act, clickAt, clickOn, counterDesktop, engineFixture, typeText, type EngineFixture } from '../support/engineFixtures.js';
 
 describe('scroll-into-view before a click', () => {
   let fixture: EngineFixture;
@@ -83,5 +83,34 @@ describe('scroll-into-view before a click', () => {
 
   it('should step 1, 2 or 3 lines by distance', () => {
     assert.deepEqual([linesFor(0), linesFor(30), linesFor(100), linesFor(500), linesFor(-500)], [0, 1, 2, 3, -3]);
+  });
+});
+
+describe('scroll-into-view when the toolkit hides off-screen geometry (GTK3)', () => {
+  let fixture: EngineFixture;
+  afterEach(async () => fixture?.cleanup());
+
+  it('should aim from the rows on screen, scroll to an item that has no position yet, and click it', async () => {
+    fixture = await engineFixture(counterDesktop({ hideOffscreenGeometry: true }));
+    const { engine, desktop } = fixture;
+    let clicked = '';
+    desktop.find(COUNTER, 'Item 42').spec.onClick = ({ node }) => {
+      clicked = node.text;
+    };
+    const result = await engine.act(act(COUNTER, clickOn('Item 42')));
+    assert.equal(result.status, 'ok', result.error?.message);
+    assert.equal(clicked, 'Item 42');
+    assert.match(result.stepsDone[0], /lines down to reach "Item 42"/);
+  });
+
+  it('should not type into another app when the target exits between steps', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    desktop.find(COUNTER, 'Count: 0').spec.onClick = () => desktop.quitApp(COUNTER);
+    const result = await engine.act(act(COUNTER, clickOn('Count: 0'), typeText('stray')));
+    assert.equal(result.status, 'error');
+    assert.equal(result.error?.code, 'app-gone');
+    assert.match(result.error!.message, /exited during the call/);
+    assert.ok(!desktop.calls.some((c) => c.startsWith('type')), 'no text was typed after the app exited');
   });
 });

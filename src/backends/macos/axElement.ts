@@ -137,7 +137,7 @@ export class AxSession {
     if (ref === undefined) {
       this.system();
       const created = this.native.ax.AXUIElementCreateApplication(pid);
-      if (created === null) throw new TandemError('unknown-app', `No app with pid ${pid}. Call list_apps (or open the app) to get a running pid.`);
+      if (created === null) throw new TandemError('unknown-app', `No app with pid ${pid}. Call list_applications (or open the app) to get a running pid.`);
       this.native.ax.AXUIElementSetMessagingTimeout(created, AX_MESSAGING_TIMEOUT_S);
       ref = created;
       this.apps.set(pid, ref);

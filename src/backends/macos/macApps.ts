@@ -241,7 +241,7 @@ export class MacApps {
       const front = this.frontmost();
       if (found) pid = found.pid;
       else if (kind === 'path' && front && front.pid !== process.pid && (front.pid !== frontBefore || this.showsDocument(front.pid, identifier))) pid = front.pid;
-      else if (remainingMs(progress) <= 0) throw new TandemError('timeout', `"${identifier}" was opened but no matching app appeared in time. Call list_apps to see what is running.`);
+      else if (remainingMs(progress) <= 0) throw new TandemError('timeout', `"${identifier}" was opened but no matching app appeared in time. Call list_applications to see what is running.`);
       else await sleep(150, progress);
     }
     // Apps that open no window (menu-bar apps) are accepted once they have answered for 3 s.
