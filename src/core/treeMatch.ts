@@ -375,10 +375,15 @@ function link(before: MatchSide, after: MatchSide, i: number, j: number): void {
 
 /**
  * Distance between the centres of before[i] moved by `shift` and after[j], used to rank rename
- * partners; Infinity when they are not near each other. Two elements without bounds are at 0
+ * partners; Infinity when they are not near each other, or when the backend says they are two
+ * different elements (both carry an identity and they differ: a list scrolled by one row puts a
+ * new row where the old one was, which is not a rename). Two elements without bounds are at 0
  * (the caller relies on parent and order then).
  */
 function nearness(before: MatchSide, after: MatchSide, i: number, j: number, shift: Shift): number {
+  const was = before.elements[i].identity;
+  const now = after.elements[j].identity;
+  if (was !== undefined && now !== undefined && was !== now) return Infinity;
   if (!before.hasBounds[i] || !after.hasBounds[j]) return before.hasBounds[i] || after.hasBounds[j] ? Infinity : 0;
   const ddx = after.x[j] + after.w[j] / 2 - (before.x[i] + before.w[i] / 2 + shift.dx);
   const ddy = after.y[j] + after.h[j] / 2 - (before.y[i] + before.h[i] / 2 + shift.dy);

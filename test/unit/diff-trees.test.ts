@@ -250,3 +250,13 @@ for (const [scroll, identities] of [[0, false], [-240, false], [-48, true]] as c
     for (const { before: was, after: now } of diff.changed) assert.equal(now.text, `${was.text} v2`);
   });
 }
+
+test('should not call a different element in the same place a rename when the backend says it is another element', () => {
+  // A list scrolled by a page: the label of row 136 now sits where row 1's label was.
+  const before = tree({ role: 'ListBox', text: 'Items', children: [{ role: 'Label', text: 'Item 1', identity: '/row/1/label', bounds: rect(53, 278, 441, 29) }] });
+  const after = tree({ role: 'ListBox', text: 'Items', children: [{ role: 'Label', text: 'Item 136', identity: '/row/136/label', bounds: rect(53, 278, 441, 29) }] });
+  const diff = diffTrees(before, after);
+  assert.deepEqual(textChanges(diff), [], 'no text change claimed');
+  assert.deepEqual(diff.removed.map((el) => el.text), ['Item 1']);
+  assert.deepEqual(diff.added.map((el) => el.text), ['Item 136']);
+});

@@ -121,15 +121,28 @@ describe('engine transaction', () => {
     assert.equal(desktop.frontmostPid, COUNTER);
   });
 
-  it('should report the app exiting during the call as what happened, and still restore', async () => {
+  it('should report the app exiting on its last step as what happened, and still restore', async () => {
     fixture = await engineFixture();
     const { engine, desktop } = fixture;
     desktop.when('click', () => desktop.quitApp(COUNTER), { once: true });
-    const result = await engine.act(act(COUNTER, clickOn('Count: 0'), typeText('x')));
+    const result = await engine.act(act(COUNTER, clickOn('Count: 0')));
 
-    assert.equal(result.status, 'ok', 'the app quitting is an outcome, not a failure, when the steps ran');
-    // The type step ran against whatever was front after the app quit; nothing threw.
+    assert.equal(result.status, 'ok', 'the app quitting is an outcome, not a failure, when every step ran');
     assert.match(result.summary, /Counter exited/);
+    assert.equal(desktop.guardEngaged, false);
+    assert.deepEqual(desktop.cursor, START_CURSOR);
+  });
+
+  it('should run no further step once the app exited, so no input lands in another app', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    desktop.when('click', () => desktop.quitApp(COUNTER), { once: true });
+    const result = await engine.act(act(COUNTER, clickOn('Count: 0'), typeText('stray')));
+
+    assert.equal(result.status, 'error');
+    assert.equal(result.error?.code, 'app-gone');
+    assert.match(result.error!.message, /exited during the call; the remaining 1 step was not run/);
+    assert.ok(!desktop.calls.some((c) => c.startsWith('type')), 'nothing was typed after the app exited');
     assert.equal(desktop.guardEngaged, false);
     assert.deepEqual(desktop.cursor, START_CURSOR);
   });
