@@ -5,25 +5,16 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
-import { FixtureApp, McpSession, parseTreeLines, type ToolResult } from '../support/e2eHarness.js';
+import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
+import { FixtureApp, McpSession, parseTreeLines, type ToolResult, startDesktopSession, stopDesktopSession } from '../support/e2eHarness.js';
 
 describe('MCP failure handling on real apps', { timeout: 180_000 }, () => {
   let desktop: VirtualDesktop;
   let server: McpSession;
   let fixture: FixtureApp;
 
-  before(async () => {
-    ensureDesktopPackages();
-    desktop = await startVirtualDesktop();
-    server = await McpSession.start(desktop);
-    fixture = await FixtureApp.start(desktop);
-  });
-
-  after(async () => {
-    await server?.close();
-    await desktop?.stop();
-  });
+  before(async () => ({ desktop, server, fixture } = await startDesktopSession()));
+  after(() => stopDesktopSession({ desktop, server }));
 
   /** The server still answers a read-only call about a live app. */
   async function assertServing(): Promise<void> {

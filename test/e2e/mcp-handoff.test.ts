@@ -4,25 +4,16 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
-import { FixtureApp, McpSession, activeWindowPid, findElement } from '../support/e2eHarness.js';
+import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
+import { FixtureApp, McpSession, activeWindowPid, findElement, startDesktopSession, stopDesktopSession } from '../support/e2eHarness.js';
 
 describe('MCP handoff to another process', { timeout: 120_000 }, () => {
   let desktop: VirtualDesktop;
   let server: McpSession;
   let fixture: FixtureApp;
 
-  before(async () => {
-    ensureDesktopPackages();
-    desktop = await startVirtualDesktop();
-    server = await McpSession.start(desktop);
-    fixture = await FixtureApp.start(desktop);
-  });
-
-  after(async () => {
-    await server?.close();
-    await desktop?.stop();
-  });
+  before(async () => ({ desktop, server, fixture } = await startDesktopSession()));
+  after(() => stopDesktopSession({ desktop, server }));
 
   test("should name the new window's process and return its tree and screenshot", async () => {
     const tree = (await server.callOk('refresh_traversal', { pid: fixture.pid })).structured.file as string;

@@ -6,25 +6,16 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
-import { FixtureApp, McpSession, findElement } from '../support/e2eHarness.js';
+import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
+import { FixtureApp, McpSession, findElement, startDesktopSession, stopDesktopSession } from '../support/e2eHarness.js';
 
 describe('MCP tools on real apps', { timeout: 120_000 }, () => {
   let desktop: VirtualDesktop;
   let server: McpSession;
   let fixture: FixtureApp;
 
-  before(async () => {
-    ensureDesktopPackages();
-    desktop = await startVirtualDesktop();
-    server = await McpSession.start(desktop);
-    fixture = await FixtureApp.start(desktop);
-  });
-
-  after(async () => {
-    await server?.close();
-    await desktop?.stop();
-  });
+  before(async () => ({ desktop, server, fixture } = await startDesktopSession()));
+  after(() => stopDesktopSession({ desktop, server }));
 
   test('should open mousepad and write its tree and screenshot to private files named in the summary', async () => {
     const result = await server.callOk('open_application_and_traverse', { identifier: 'mousepad' });

@@ -12,7 +12,8 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { FIXTURE_PATH, SYSTEM_PYTHON } from '../../scripts/lib/mcpSession.js';
-import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
+import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
+import { McpSession } from '../../scripts/lib/mcpSession.js';
 
 export { FIXTURE_PATH, McpSession, REPO_ROOT, SYSTEM_PYTHON, summaryFields, type ToolResult } from '../../scripts/lib/mcpSession.js';
 export { centre, findElement, parseTreeLines, type TreeLine } from '../../scripts/lib/treeLines.js';
@@ -153,4 +154,26 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await delay(50);
   }
+}
+
+/** A private virtual desktop with `tandem mcp --direct` and the fixture app running on it. */
+export interface DesktopSession {
+  desktop: VirtualDesktop;
+  server: McpSession;
+  fixture: FixtureApp;
+}
+
+/** What most e2e suites start in `before`: packages checked, desktop, server, fixture. */
+export async function startDesktopSession(): Promise<DesktopSession> {
+  ensureDesktopPackages();
+  const desktop = await startVirtualDesktop();
+  const server = await McpSession.start(desktop);
+  const fixture = await FixtureApp.start(desktop);
+  return { desktop, server, fixture };
+}
+
+/** Stops what startDesktopSession started, tolerating a start that failed half-way. */
+export async function stopDesktopSession(session: Partial<DesktopSession>): Promise<void> {
+  await session.server?.close();
+  await session.desktop?.stop();
 }
