@@ -122,8 +122,8 @@ export async function runLinuxBench(): Promise<void> {
       samples.sort((a, b) => a - b);
       const p50 = quantile(samples, 0.5);
       // Each call: tree before, guard, click, settle (quiet period), tree after, diff, screenshot,
-      // files, and the engine's late-Esc grace period.
-      rows.push(['click_and_traverse round trip (fixture)', String(CLICK_CALLS), formatMs(p50), formatMs(quantile(samples, 0.95)), `client-measured; the engine reports ${formatMs(median(engineMs))} ms (incl. ${DEFAULT_GRACE_MS} ms late-Esc grace)`]);
+      // files, and whatever is left of the engine's late-Esc grace after them.
+      rows.push(['click_and_traverse round trip (fixture)', String(CLICK_CALLS), formatMs(p50), formatMs(quantile(samples, 0.95)), `client-measured; the engine reports ${formatMs(median(engineMs))} ms (its ${DEFAULT_GRACE_MS} ms late-Esc grace overlaps settle and traversal)`]);
       goals.push([`click_and_traverse p50 ≤ ${CLICK_P50_GOAL_MS} ms`, `${formatMs(p50)} ms`, verdict(p50 <= CLICK_P50_GOAL_MS)]);
     } finally {
       await session.close();

@@ -313,12 +313,17 @@ class Transaction {
         this.stepsDone.push(await this.runReported(this.runStep(this.steps[i], i)));
         throwIfAborted(this.progress);
       }
+      const stepsEndedAt = this.options.now();
       await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress));
       await this.readAfter();
       await this.checkHandoff();
       await this.captureScreenshot(this.progress);
-      // A late Esc (the person saw something go wrong at the last moment) still counts.
-      await sleep(this.options.graceMs, this.progress);
+      // A late Esc (the person saw something go wrong at the last moment) still counts for
+      // graceMs after the last step. Settle, the second traversal and the screenshot already ran
+      // inside that window with the guard engaged and Esc live, so only what is left is waited.
+      const graceLeft = this.options.graceMs - (this.options.now() - stepsEndedAt);
+      if (graceLeft > 0) await sleep(graceLeft, this.progress);
+      else throwIfAborted(this.progress);
       return null;
     } catch (error) {
       return this.abort.signal.aborted ? abortReason(this.abort.signal) : toTandemError(error);
