@@ -12,7 +12,7 @@ export interface TreeLine {
   line: string;
 }
 
-const TREE_LINE = /^\s*\[(\w+)\] "((?:[^"\\]|\\.)*)"(?: x:(-?\d+) y:(-?\d+) w:(\d+) h:(\d+))?/;
+const TREE_LINE = /^\s*\[([^\]]+)\] "((?:[^"\\]|\\.)*)"(?: x:(-?\d+) y:(-?\d+) w:(\d+) h:(\d+))?/;
 
 export function parseTreeLines(tree: string): TreeLine[] {
   return tree.split('\n').flatMap((line) => {

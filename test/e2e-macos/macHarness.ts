@@ -75,30 +75,8 @@ export function readArtifact(path: unknown): string {
   return readFileSync(path, 'utf8');
 }
 
-export interface TreeLine {
-  role: string;
-  text: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  line: string;
-}
-
-/** Parses `[Role] "text" x:N y:N w:W h:H …` lines (text escapes are kept as written). */
-export function treeLines(tree: string): TreeLine[] {
-  const lines: TreeLine[] = [];
-  for (const line of tree.split('\n')) {
-    const match = /^\s*\[([^\]]+)\] "((?:[^"\\]|\\.)*)"(?: x:(-?\d+) y:(-?\d+) w:(\d+) h:(\d+))?/.exec(line);
-    if (!match) continue;
-    lines.push({ role: match[1], text: match[2], x: Number(match[3]), y: Number(match[4]), width: Number(match[5]), height: Number(match[6]), line });
-  }
-  return lines;
-}
-
-export function centre(line: TreeLine): { x: number; y: number } {
-  return { x: line.x + line.width / 2, y: line.y + line.height / 2 };
-}
+// The same tree-file parser as the Linux tests, demo and bench (it imports only node:fs).
+export { parseTreeLines as treeLines, type TreeLine } from '../../scripts/lib/treeLines.js';
 
 export const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
