@@ -3,16 +3,13 @@
 
 import { TandemError } from '../../core/errors.js';
 
-/** Thrown by our own call wrapper when a reply did not arrive before the deadline. */
-export const CALL_TIMEOUT_ERROR = 'tandem.Error.CallTimeout';
-
 /** What a failing call was about, for the message. */
 export interface DbusCallContext {
   /** e.g. "press the element", "read the accessibility tree of mousepad (pid 42)". */
   what: string;
 }
 
-/** The parts of a dbus-next DBusError (or any error carrying a D-Bus error name) we read. */
+/** The parts of a DbusCallError (or any error carrying a D-Bus error name) we read. */
 interface DbusErrorLike {
   type?: unknown;
   text?: unknown;
@@ -46,7 +43,6 @@ const UNSUPPORTED = new Set([
   'org.freedesktop.DBus.Error.PropertyReadOnly',
 ]);
 const TIMEOUT = new Set([
-  CALL_TIMEOUT_ERROR,
   'org.freedesktop.DBus.Error.NoReply',
   'org.freedesktop.DBus.Error.Timeout',
   'org.freedesktop.DBus.Error.TimedOut',

@@ -1,7 +1,7 @@
 // Settling after an action: the app is quiet once its bus connection has sent no accessibility
 // event for quietMs. Events arrive within a few ms of a UI change, so no fixed sleep is needed.
 
-import type { Message as DbusMessage } from 'dbus-next';
+import type { DbusMessage } from './atspiBus.js';
 import type { SettleOutcome } from '../../core/desktop.js';
 import type { Progress } from '../../core/progress.js';
 import { throwIfAborted } from '../../core/progress.js';

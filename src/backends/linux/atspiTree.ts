@@ -45,7 +45,16 @@ class Budget {
   timedOut = false;
   liveNodes = 0;
   liveCapped = false;
+  /** Details asked for before the tree was complete, awaited if the node survives the caps. */
+  readonly early = new Map<RawNode, Promise<NodeDetails>>();
   constructor(readonly progress: Progress) {}
+
+  startDetails(node: RawNode, read: () => Promise<NodeDetails>): void {
+    const pending = read();
+    // A cancel must not surface as an unhandled rejection for a node the caps then drop.
+    pending.catch(() => {});
+    this.early.set(node, pending);
+  }
 
   noteError(error: unknown): void {
     if (isTandemError(error, 'timeout')) this.timedOut = true;
@@ -76,19 +85,13 @@ export class AtspiTree {
     const budget = new Budget({ signal: progress.signal, log: progress.log, deadline: Math.min(progress.deadline, started + limits.maxMs) });
     // Geometry of cached nodes is fetched while the cache's gaps are filled (one round trip
     // less), unless the count cap would leave most of them out anyway.
-    const early = new Map<RawNode, Promise<NodeDetails>>();
     const tree = await this.fetchTree(app, budget, (cached) => {
       const showing = [...cached.byPath.values()].filter(isShowing);
       if (showing.length > limits.maxElements) return;
-      for (const node of showing) {
-        const pending = this.detailsOf(app, node, budget);
-        // Awaited later if the node survives the caps; a cancel must not surface as unhandled.
-        pending.catch(() => {});
-        early.set(node, pending);
-      }
+      for (const node of showing) budget.startDetails(node, () => this.detailsOf(app, node, budget));
     });
     const flat = flattenTree(tree.root, limits.maxDepth, limits.maxElements);
-    const details = await this.fetchDetails(app, flat.nodes, budget, early);
+    const details = await this.fetchDetails(app, flat.nodes, budget);
     const elements = flat.nodes.map((entry) => toElement(app.busName, entry, details.get(entry.node), flat.nodes));
     let truncated: TreeSnapshot['truncated'] = flat.truncated;
     if (budget.timedOut) {
@@ -220,34 +223,35 @@ export class AtspiTree {
     return nodes.filter((node): node is RawNode => node !== null);
   }
 
-  /** One node, read live (what the cache would have told us). */
+  /**
+   * One node, read live (what the cache would have told us): four calls, the three properties
+   * in one GetAll. A showing node's geometry is asked for at once, not after the whole walk.
+   */
   private async fetchNode(app: AtspiApp, path: string, order: number, budget: Budget): Promise<RawNode | null> {
     const call = (member: string): Promise<unknown> =>
       this.bus.call({ destination: app.busName, path, interface: IFACE.accessible, member }, budget.progress, 'read an element').then((body) => body[0]);
-    const property = (name: string): Promise<unknown> => this.bus.getProperty(app.busName, path, IFACE.accessible, name, budget.progress, 'read an element');
     try {
-      const [role, states, interfaces, name, description, childCount] = await Promise.all([
+      const [role, states, interfaces, properties] = await Promise.all([
         call('GetRole'),
         call('GetState'),
         call('GetInterfaces'),
-        property('Name'),
-        property('Description'),
-        property('ChildCount'),
+        this.bus.getAllProperties(app.busName, path, IFACE.accessible, budget.progress, 'read an element'),
       ]);
       const node: RawNode = {
         path,
         parentPath: null,
         indexInParent: -1,
-        childCount: Number(childCount),
+        childCount: Number(properties.ChildCount ?? -1),
         interfaces: interfaces as string[],
-        name: String(name ?? ''),
+        name: String(properties.Name ?? ''),
         role: Number(role),
-        description: String(description ?? ''),
+        description: String(properties.Description ?? ''),
         states: states as number[],
         children: [],
         order,
       };
       if (this.showingFromVisible.has(app.busName)) markShowingWhenVisible(node);
+      if (isShowing(node)) budget.startDetails(node, () => this.detailsOf(app, node, budget));
       return node;
     } catch (error) {
       budget.noteError(error);
@@ -257,11 +261,11 @@ export class AtspiTree {
 
   // — details: geometry, actions, text —
 
-  private async fetchDetails(app: AtspiApp, nodes: FlatNode[], budget: Budget, early: Map<RawNode, Promise<NodeDetails>>): Promise<Map<RawNode, NodeDetails>> {
+  private async fetchDetails(app: AtspiApp, nodes: FlatNode[], budget: Budget): Promise<Map<RawNode, NodeDetails>> {
     const details = new Map<RawNode, NodeDetails>();
     await Promise.all(
       nodes.map(async ({ node }) => {
-        details.set(node, await (early.get(node) ?? this.detailsOf(app, node, budget)));
+        details.set(node, await (budget.early.get(node) ?? this.detailsOf(app, node, budget)));
       }),
     );
     await this.correctWindowRelative(app, nodes, details, budget);
