@@ -85,6 +85,12 @@ export interface Desktop {
   setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void>;
   /** Waits until pid's UI has been quiet for quietMs (accessibility events), at most capMs. */
   waitForQuiet(pid: number, quietMs: number, capMs: number, progress: Progress): Promise<SettleOutcome>;
+  /**
+   * Processes an action on pid may have launched since sinceMs (epoch ms) that still run: their
+   * window may be on its way (Linux: pid's descendants started since). [] where the platform
+   * cannot tell.
+   */
+  launchedSince(pid: number, sinceMs: number, progress: Progress): Promise<RunningApp[]>;
 
   // — synthetic input (must pass through the guard) —
   click(point: Point, options: ClickOptions, progress: Progress): Promise<void>;

@@ -31,9 +31,9 @@ export interface EngineOptions {
   artifacts: Pick<ArtifactStore, 'writeCall'> | ArtifactStoreOptions;
   /** Longest the guard may hold the person's input (default 30 000 ms). The host reads TANDEM_WATCHDOG_MS. */
   watchdogMs?: number;
-  /** After the last step, how long a late Esc still cancels (default 200 ms). */
+  /** After the last step, how long a late Esc still counts (default 200 ms): the guard stays up that long, past the answer if need be. */
   graceMs?: number;
-  /** Settle policy after the steps (defaults: quiet 150 ms, cap 1 500 ms, 300 ms fixed when unsupported). */
+  /** Settle policy after the steps (see DEFAULT_SETTLE). */
   settle?: Partial<SettleOptions>;
   /** Traversal caps (defaults: depth 64, 10 000 elements, 5 000 ms). */
   snapshotLimits?: Partial<SnapshotLimits>;
@@ -170,8 +170,10 @@ export class Engine implements TandemEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // Let the running call finish its restore before the backend's connections go away.
+    // Let the running call finish its restore before the backend's connections go away, and
+    // give the person their input back now rather than at the end of a grace period.
     await this.queue.run(async () => undefined).catch(() => undefined);
+    await this.guard.endLinger();
     this.events.clear();
     await this.desktop.close();
   }

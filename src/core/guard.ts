@@ -34,6 +34,9 @@ export class GuardSession {
   private engagedAnnounced = false;
   private releasing: Promise<void> | null = null;
   private watchdog: ReturnType<typeof setTimeout> | undefined;
+  private markReleased!: () => void;
+  /** Resolves once the guard is down, whoever released it. */
+  readonly whenReleased = new Promise<void>((resolve) => (this.markReleased = resolve));
 
   constructor(
     private readonly hooks: GuardHooks,
@@ -103,6 +106,7 @@ export class GuardSession {
     } finally {
       this.onFinished();
       if (this.engagedAnnounced) this.hooks.onReleased(reason);
+      this.markReleased();
     }
   }
 }
@@ -126,9 +130,21 @@ async function safeRelease(backend: EngagedGuard, hooks: GuardHooks): Promise<vo
   }
 }
 
-/** Owns the one guard a desktop can have. Engaging while engaged is a bug and throws. */
-export class GuardPolicy {
+/** An Esc pressed while a finished call's grace period still held the guard. */
+export interface LateEscape {
+  /** What the finished call did, e.g. 'click_and_traverse (clicked [PushButton] "OK" at 10,20)'. */
+  call: string;
+  at: number;
+}
+
+/**
+ * Owns the one guard a desktop can have. Engaging while engaged is a bug and throws, except
+ * over a lingering grace period: the next engage waits for it to end.
+ */
+export class GuardPolicy implements GuardLinger {
   private active: GuardSession | null = null;
+  private lingering: GuardSession | null = null;
+  private lateEscape: LateEscape | null = null;
 
   constructor(
     private readonly desktop: Desktop,
@@ -144,6 +160,7 @@ export class GuardPolicy {
    * Throws when the backend cannot engage; nothing was announced then.
    */
   async engage(progress: Progress, hooks: GuardHooks): Promise<GuardSession> {
+    await this.idle();
     if (this.active) {
       throw new TandemError('internal', 'The input guard is already engaged: transactions must never nest.');
     }
@@ -170,6 +187,52 @@ export class GuardPolicy {
     if (session.released) throw session.signal.reason;
     return session;
   }
+
+  linger(session: GuardSession, ms: number, call: string): void {
+    if (session.released) return;
+    this.lingering = session;
+    const timer = setTimeout(() => void session.release('done'), ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      if (session.escapePressed) this.lateEscape = { call, at: Date.now() };
+    };
+    session.signal.addEventListener('abort', onAbort, { once: true });
+    void session.whenReleased.then(() => {
+      clearTimeout(timer);
+      session.signal.removeEventListener('abort', onAbort);
+      if (this.lingering === session) this.lingering = null;
+    });
+  }
+
+  async idle(): Promise<void> {
+    while (this.lingering) await this.lingering.whenReleased;
+  }
+
+  takeLateEscape(): LateEscape | null {
+    const late = this.lateEscape;
+    this.lateEscape = null;
+    return late;
+  }
+
+  async endLinger(): Promise<void> {
+    await this.lingering?.release('done');
+  }
+}
+
+/** Where GuardPolicy keeps a finished call's grace period. */
+export interface GuardLinger {
+  /**
+   * Keeps a finished call's guard up for `ms` more, so that a late Esc (the person saw something
+   * go wrong at the last moment) still counts, without holding back the call's answer. An Esc
+   * in that time releases the guard at once and is kept for takeLateEscape().
+   */
+  linger(session: GuardSession, ms: number, call: string): void;
+  /** Resolves when no grace period holds the guard. */
+  idle(): Promise<void>;
+  /** The Esc pressed during the last grace period, once: the next action must not run. */
+  takeLateEscape(): LateEscape | null;
+  /** Ends a grace period now (the engine is closing). */
+  endLinger(): Promise<void>;
 }
 
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */

@@ -77,15 +77,32 @@ export interface TreeSnapshot {
   truncated?: { reason: TruncationReason; detail: string };
   /** Milliseconds the traversal took (for the summary and the bench). */
   elapsedMs: number;
+  /**
+   * The app reported changes (accessibility events) while it was being read: parts of the tree
+   * may be older than others. Absent where the backend cannot observe events.
+   */
+  changedWhileReading?: boolean;
 }
 
-export interface Screenshot {
-  png: Buffer;
+/** Uncompressed pixels, tightly packed RGBA (alpha opaque), row after row. */
+export interface RawImage {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+interface ScreenshotBase {
   /** Screen rectangle (points) the image covers, to map a screen point onto the image. */
   bounds: Rect;
   /** Image pixels per point (2 on Retina). */
   scale: number;
 }
+
+/**
+ * A capture: a PNG where the platform gives one, or raw pixels that core encodes once, with
+ * the crosshair drawn in (encoding, decoding and encoding again cost ~10 ms per screenshot).
+ */
+export type Screenshot = (ScreenshotBase & { png: Buffer; raw?: undefined }) | (ScreenshotBase & { raw: RawImage; png?: undefined });
 
 export type PermissionState = 'granted' | 'denied' | 'unknown' | 'not-applicable';
 

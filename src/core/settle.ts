@@ -1,18 +1,29 @@
-// Settle: wait until the target app has stopped changing before the tree is read again.
+// Settle: wait until the target app has stopped changing before the tree is read again, and
+// until a window that the action launched in another process is there to be seen.
 
 import type { Desktop, SettleOutcome } from './desktop.js';
-import { sleep, type Progress } from './progress.js';
+import type { RunningApp } from './model.js';
+import { sleep, throwIfAborted, type Progress } from './progress.js';
 
 export interface SettleOptions {
-  /** The UI counts as settled after this long without accessibility events. Default 150 ms. */
+  /**
+   * The UI counts as settled after this long without accessibility events. Default 25 ms:
+   * measured GTK apps send a change's events with gaps of at most 16 ms (a file dialog building
+   * itself for 115 ms included), and a tree read during which the app still changed is read
+   * again (transaction.ts), so the app must in fact stay quiet for 25 ms plus the whole read.
+   */
   quietMs: number;
   /** Never wait longer than this. Default 1 500 ms. */
   capMs: number;
   /** Fixed wait when the backend cannot observe events ('unsupported'). Default 300 ms. */
   fallbackMs: number;
+  /** Longest wait for a window from a process the action launched. Default 3 000 ms. */
+  launchCapMs: number;
+  /** How often a launched process is checked for a window. Default 25 ms. */
+  launchPollMs: number;
 }
 
-export const DEFAULT_SETTLE: SettleOptions = { quietMs: 150, capMs: 1_500, fallbackMs: 300 };
+export const DEFAULT_SETTLE: SettleOptions = { quietMs: 25, capMs: 1_500, fallbackMs: 300, launchCapMs: 3_000, launchPollMs: 25 };
 
 export async function settle(desktop: Desktop, pid: number, options: SettleOptions, progress: Progress): Promise<SettleOutcome> {
   const outcome = await desktop.waitForQuiet(pid, options.quietMs, options.capMs, progress);
@@ -20,4 +31,32 @@ export async function settle(desktop: Desktop, pid: number, options: SettleOptio
   // Without accessibility events there is nothing to observe: give the app a fixed moment.
   if (outcome === 'unsupported') await sleep(options.fallbackMs, progress);
   return outcome;
+}
+
+export type LaunchOutcome = 'none' | 'window' | 'exited' | 'cap';
+
+/**
+ * When the action started other processes (a helper window, a browser for a link), waits until
+ * one of them shows a window or is in front, until all of them have exited, or launchCapMs.
+ * Costs one question to the backend when nothing was launched.
+ */
+export async function waitForLaunches(desktop: Desktop, pid: number, sinceMs: number, options: SettleOptions, progress: Progress): Promise<LaunchOutcome> {
+  let launched = await desktop.launchedSince(pid, sinceMs, progress);
+  if (launched.length === 0) return 'none';
+  const names = (apps: RunningApp[]): string => apps.map((app) => `${app.name} (pid ${app.pid})`).join(', ');
+  progress.log(`the action started ${names(launched)}: waiting up to ${options.launchCapMs} ms for a window`);
+  const giveUpAt = Math.min(Date.now() + options.launchCapMs, progress.deadline);
+  for (;;) {
+    const pids = new Set(launched.map((app) => app.pid));
+    const [front, windows] = await Promise.all([desktop.frontmost(progress), desktop.windows(undefined, progress)]);
+    if ((front && pids.has(front.pid)) || windows.some((window) => pids.has(window.pid))) return 'window';
+    if (Date.now() >= giveUpAt) {
+      progress.log(`${names(launched)} showed no window within ${options.launchCapMs} ms; going on`);
+      return 'cap';
+    }
+    await sleep(Math.min(options.launchPollMs, Math.max(0, giveUpAt - Date.now())), progress);
+    throwIfAborted(progress);
+    launched = await desktop.launchedSince(pid, sinceMs, progress);
+    if (launched.length === 0) return 'exited';
+  }
 }

@@ -1,9 +1,11 @@
 // The transaction: the contract of one disruptive tool call (DESIGN.md), written once for every OS.
 //
 //   validate → resolve app → snapshot before (frontmost, cursor, tree) → guard engage →
-//   activate target → steps (checkpoint before and after each) → settle → tree after → diff →
-//   handoff check → grace (a late Esc still cancels) → guard release → restore cursor and
-//   frontmost (always) → artifacts → CallResult
+//   activate target → steps (checkpoint before and after each) → settle (quiet, then any
+//   process the steps launched) → handoff check → tree after ∥ screenshot (∥ the new window's
+//   tree) → diff → restore cursor and frontmost (always) → artifacts → CallResult, while the
+//   guard stays up until the grace period after the last step has passed (a late Esc still
+//   counts: it releases the guard at once and the next action is refused).
 //
 // Errors before the guard is engaged are thrown (nothing was disturbed). From guard engage on,
 // failures are returned as a CallResult whose status says what happened, because the restore
@@ -22,7 +24,7 @@ import { createProgress, sleep, throwIfAborted, type Progress } from './progress
 import { elementAtPoint, findElement } from './query.js';
 import { describeStep, movesFocus, predictDestinations, redactStep, secureForEvents, shownText, type Destination } from './redact.js';
 import type { AppSwitch, CallResult, CallStatus } from './result.js';
-import { settle, type SettleOptions } from './settle.js';
+import { settle, waitForLaunches, type SettleOptions } from './settle.js';
 import { centreOf, estimateBounds, scrollIntoView } from './scrollIntoView.js';
 import { stepVerb, type ElementQuery, type Step } from './steps.js';
 import { formatElementLabel, formatTree } from './treeFormat.js';
@@ -57,6 +59,9 @@ const LATE_STEP_MS = 250;
 
 /** Longest any restore/cleanup primitive may take once the action itself is over. */
 const CLEANUP_TIMEOUT_MS = 5_000;
+
+/** Times a tree is read again because the app changed while it was being read. */
+export const MAX_REREADS = 2;
 
 export const HINT_OK = 'Read the diff file for what changed; call refresh_traversal for the full tree with coordinates; look at the screenshot.';
 
@@ -205,6 +210,8 @@ class Transaction {
   private appExited = false;
   private handoff: { frontmost: Frontmost; snapshot: TreeSnapshot | null } | null = null;
   private screenshot: Screenshot | undefined;
+  /** When the late-Esc grace period after the last step ends (epoch ms; 0 before the steps ended). */
+  private graceEndsAt = 0;
 
   constructor(
     private readonly deps: TransactionDeps,
@@ -226,6 +233,16 @@ class Transaction {
     } catch (error) {
       if (this.call.signal?.aborted) throw new TandemError('cancelled', 'The call was cancelled before it started: the client went away.');
       throw error;
+    }
+    // A finished call's grace period may still hold the guard: wait for it, and if the person
+    // pressed Esc in it, this action must not run.
+    await this.deps.guard.idle();
+    const late = this.deps.guard.takeLateEscape();
+    if (late) {
+      throw new TandemError(
+        'cancelled',
+        `Not run: the person pressed Esc just after your previous action had finished (${late.call}). Stop, and ask them before trying again.`,
+      );
     }
     this.deps.onStarted?.(this.appName);
     const args = { pid: this.request.pid, steps: this.steps.map((step, i) => redactStep(step, secureForEvents(this.destinations.get(i)))) };
@@ -304,6 +321,7 @@ class Transaction {
         const confirmed = await this.step(this.desktop.activate(this.request.pid, undefined, this.progress));
         if (!confirmed) this.log(`could not confirm that ${this.appName} came to the front; continuing`);
       }
+      const stepsStartedAt = this.options.now();
       for (let i = 0; i < this.steps.length; i++) {
         throwIfAborted(this.progress);
         // Input goes to whatever has focus: once the target is gone, the next key would land in
@@ -313,17 +331,20 @@ class Transaction {
         this.stepsDone.push(await this.runReported(this.runStep(this.steps[i], i)));
         throwIfAborted(this.progress);
       }
-      const stepsEndedAt = this.options.now();
+      // A late Esc (the person saw something go wrong at the last moment) counts for graceMs
+      // after the last step: the guard stays up that long, beyond the answer if need be.
+      this.graceEndsAt = this.options.now() + this.options.graceMs;
       await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress));
-      await this.readAfter();
+      // A window another process is opening (the steps launched it) is the next thing the
+      // model must see: wait for it before looking for a handoff.
+      await this.step(waitForLaunches(this.desktop, this.request.pid, stepsStartedAt, this.options.settle, this.progress));
       await this.checkHandoff();
+      // One after the other: these reads are bound by the CPU the app, the bus, the display
+      // server and we share (in parallel on two cores they took longer than in a row).
+      await this.readAfter();
+      await this.readHandoffTree();
       await this.captureScreenshot(this.progress);
-      // A late Esc (the person saw something go wrong at the last moment) still counts for
-      // graceMs after the last step. Settle, the second traversal and the screenshot already ran
-      // inside that window with the guard engaged and Esc live, so only what is left is waited.
-      const graceLeft = this.options.graceMs - (this.options.now() - stepsEndedAt);
-      if (graceLeft > 0) await sleep(graceLeft, this.progress);
-      else throwIfAborted(this.progress);
+      throwIfAborted(this.progress);
       return null;
     } catch (error) {
       return this.abort.signal.aborted ? abortReason(this.abort.signal) : toTandemError(error);
@@ -364,9 +385,24 @@ class Transaction {
     }
   }
 
+  /**
+   * The target's tree, read again while the app reported changes during the read (at most
+   * MAX_REREADS times, each after the app went quiet again): a tree read half before and half
+   * after a change would mislead the diff.
+   */
+  private async readSettled(settleFirst: boolean): Promise<TreeSnapshot> {
+    if (settleFirst) await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress));
+    for (let reread = 0; ; reread++) {
+      const tree = await this.step(this.desktop.snapshot(this.request.pid, this.options.snapshotLimits, this.progress));
+      if (!tree.changedWhileReading || reread >= MAX_REREADS) return tree;
+      this.log(`${this.appName} changed while it was being read: reading it again once it is quiet`);
+      await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress));
+    }
+  }
+
   private async readAfter(): Promise<void> {
     try {
-      this.after = await this.step(this.desktop.snapshot(this.request.pid, this.options.snapshotLimits, this.progress));
+      this.after = await this.readSettled(false);
     } catch (error) {
       if (!isTandemError(error, 'app-gone')) throw error;
       this.appExited = true;
@@ -375,18 +411,23 @@ class Transaction {
     this.diff = diffTrees(this.before.snapshot.elements, this.after.elements);
   }
 
+  /** Another process in front now (a launched app, another process's dialog) is a handoff. */
   private async checkHandoff(): Promise<void> {
     const now = await this.step(this.desktop.frontmost(this.progress));
     if (!now || now.pid === this.request.pid || now.pid === this.before.frontmost?.pid) return;
     this.log(`${now.app} (pid ${now.pid}) took the front: reading its tree`);
-    let snapshot: TreeSnapshot | null = null;
+    this.handoff = { frontmost: now, snapshot: null };
+  }
+
+  private async readHandoffTree(): Promise<void> {
+    if (!this.handoff) return;
+    const { pid } = this.handoff.frontmost;
     try {
-      snapshot = await this.step(this.desktop.snapshot(now.pid, this.options.snapshotLimits, this.progress));
+      this.handoff.snapshot = await this.step(this.desktop.snapshot(pid, this.options.snapshotLimits, this.progress));
     } catch (error) {
       if (this.abort.signal.aborted) throw error;
-      this.log(`could not read the tree of pid ${now.pid}: ${toTandemError(error).message}`);
+      this.log(`could not read the tree of pid ${pid}: ${toTandemError(error).message}`);
     }
-    this.handoff = { frontmost: now, snapshot };
   }
 
   private async captureScreenshot(progress: Progress): Promise<void> {
@@ -405,8 +446,7 @@ class Transaction {
   /** The tree may have changed since the last read: read it again before resolving a query. */
   private async freshTree(): Promise<TreeSnapshot> {
     if (this.treeIsStale) {
-      await settle(this.desktop, this.request.pid, this.options.settle, this.progress);
-      this.current = await this.desktop.snapshot(this.request.pid, this.options.snapshotLimits, this.progress);
+      this.current = await this.readSettled(true);
       this.treeIsStale = false;
     }
     return this.current;
@@ -540,7 +580,13 @@ class Transaction {
     const cleanup = createProgress({ timeoutMs: CLEANUP_TIMEOUT_MS, log: this.log, now: this.options.now });
     let restore: CallResult['restore'] = { cursor: true, frontmost: 'not-needed' };
     try {
-      if (this.session) await this.session.release(releaseReason(status));
+      const graceLeft = this.graceEndsAt - this.options.now();
+      if (this.session && status === 'ok' && graceLeft > 0) {
+        // The answer does not wait for the grace period: the guard outlives the call instead.
+        this.deps.guard.linger(this.session, graceLeft, `${this.request.tool}: ${this.stepsDone.join('; ')}`);
+      } else if (this.session) {
+        await this.session.release(releaseReason(status));
+      }
       if (failure && this.session && failure.code !== 'app-gone') {
         await this.readAfterFailure(cleanup);
         await this.captureScreenshot(cleanup);

@@ -5,6 +5,7 @@
 // Environment:
 //   TANDEM_ARTIFACTS_DIR  folder for tree/diff/screenshot files (default: per-user 0700 folder)
 //   TANDEM_WATCHDOG_MS    longest time the guard may hold the person's input (default 30000)
+//   TANDEM_GRACE_MS       after the last step, how long a late Esc still counts (default 200)
 //   DISPLAY               X display for the Linux backend
 
 import { createDesktop } from '../backends/index.js';
@@ -16,6 +17,8 @@ import { LazyDesktop } from './lazyDesktop.js';
 
 /** Longest watchdog a setting may ask for: the guard must always come back to the person. */
 const MAX_WATCHDOG_MS = 120_000;
+/** Longest late-Esc grace period a setting may ask for: the guard outlives the call by it. */
+const MAX_GRACE_MS = 10_000;
 
 /** Reads a positive whole number of milliseconds from the environment, or undefined when unset. */
 export function millisecondsFromEnv(env: NodeJS.ProcessEnv, name: string, max: number): number | undefined {
@@ -40,7 +43,8 @@ export function createLazyDesktop(env: NodeJS.ProcessEnv = process.env): LazyDes
  */
 export async function createEngine(desktop: Desktop, env: NodeJS.ProcessEnv = process.env): Promise<TandemEngine> {
   const watchdogMs = millisecondsFromEnv(env, 'TANDEM_WATCHDOG_MS', MAX_WATCHDOG_MS);
-  return new Engine(desktop, { artifacts: { env }, ...(watchdogMs !== undefined ? { watchdogMs } : {}) });
+  const graceMs = millisecondsFromEnv(env, 'TANDEM_GRACE_MS', MAX_GRACE_MS);
+  return new Engine(desktop, { artifacts: { env }, ...(watchdogMs !== undefined ? { watchdogMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}) });
 }
 
 export async function createEngineFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<TandemEngine> {

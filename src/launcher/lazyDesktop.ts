@@ -50,6 +50,7 @@ export class LazyDesktop implements Desktop {
   setValue: Desktop['setValue'] = async (...args) => (await this.get()).setValue(...args);
   setSelected: Desktop['setSelected'] = async (...args) => (await this.get()).setSelected(...args);
   waitForQuiet: Desktop['waitForQuiet'] = async (...args) => (await this.get()).waitForQuiet(...args);
+  launchedSince: Desktop['launchedSince'] = async (...args) => (await this.get()).launchedSince(...args);
   click: Desktop['click'] = async (...args) => (await this.get()).click(...args);
   pressKey: Desktop['pressKey'] = async (...args) => (await this.get()).pressKey(...args);
   typeText: Desktop['typeText'] = async (...args) => (await this.get()).typeText(...args);

@@ -1,7 +1,8 @@
 // The "AI is acting" overlay: one full-screen, click-through, always-on-top, transparent window
 // per display, shown exactly while the engine's input guard is engaged. Two rules shape it:
-// an overlay never outlives its guard (it also hides when the call finishes, whatever events
-// were missed), and the guard never depends on the overlay (every failure here is logged and
+// an overlay never outlives its guard (it also hides shortly after the call finishes, whatever
+// events were missed: the guard may outlive the answer by the late-Esc grace period, and the
+// overlay must stay while it does), and the guard never depends on the overlay (every failure here is logged and
 // swallowed — the engine's transaction does not wait for us).
 
 import type { TandemEngine } from '../core/engineApi.js';
@@ -15,6 +16,9 @@ export interface OverlayOptions {
   log: (message: string) => void;
 }
 
+/** After call-finished, how long the overlay waits for the guard's own release (a grace period is 200 ms). */
+export const RELEASE_FALLBACK_MS = 1_000;
+
 export class OverlayController {
   private windows: WindowLike[] = [];
   private engagedCall: { callId: number; label: string } | null = null;
@@ -27,7 +31,9 @@ export class OverlayController {
     this.unsubscribe.push(
       engine.on('guard-engaged', (event) => this.engaged(event.callId, event.label)),
       engine.on('guard-released', (event) => this.released(event.callId)),
-      engine.on('call-finished', (event) => this.released(event.callId)),
+      engine.on('call-finished', (event) => {
+        setTimeout(() => this.released(event.callId), RELEASE_FALLBACK_MS).unref?.();
+      }),
     );
     this.options.electron.screen.on('display-added', () => this.rebuild());
     this.options.electron.screen.on('display-removed', () => this.rebuild());

@@ -13,6 +13,7 @@ import type { XIDeviceInfo, XInputExtension } from 'x11';
 import { isTandemError, TandemError } from '../../src/core/errors.js';
 import { createProgress, type Progress } from '../../src/core/progress.js';
 import type { Point } from '../../src/core/model.js';
+import { pngWithCrosshair } from '../../src/core/crosshair.js';
 import { X11Display } from '../../src/backends/linux/x11Display.js';
 import type { EngagedGuard } from '../../src/core/desktop.js';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
@@ -322,13 +323,14 @@ describe('X11Display on a virtual desktop', { timeout: 120_000 }, () => {
 
     const screen = await display.screenshot({}, progress());
     assert.deepEqual(screen.bounds, { x: 0, y: 0, width: 1280, height: 800 });
-    assert.deepEqual(await pixel(screen.png, overlap.x, overlap.y), [0xcc, 0x33, 0x22], 'red is on top there');
+    assert.deepEqual(await pixel(await pngWithCrosshair(screen, undefined), overlap.x, overlap.y), [0xcc, 0x33, 0x22], 'red is on top there');
 
     const shot = await display.screenshot({ windowId: blue.windowId }, progress());
     assert.equal(shot.scale, 1);
     const inside = { x: overlap.x - shot.bounds.x, y: overlap.y - shot.bounds.y };
-    assert.deepEqual(await pixel(shot.png, inside.x, inside.y), [0x33, 0x66, 0xcc], 'the covered part shows blue, not black');
-    const metadata = await sharp(shot.png).metadata();
+    const shotPng = await pngWithCrosshair(shot, undefined);
+    assert.deepEqual(await pixel(shotPng, inside.x, inside.y), [0x33, 0x66, 0xcc], 'the covered part shows blue, not black');
+    const metadata = await sharp(shotPng).metadata();
     assert.equal(metadata.width, shot.bounds.width);
     assert.equal(metadata.height, shot.bounds.height);
 

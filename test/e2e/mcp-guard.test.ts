@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { FixtureApp, McpSession, activeWindowPid, centre, delay, eventually, findElement, pointerPosition, type ToolResult } from '../support/e2eHarness.js';
 import { SimulatedHuman } from '../support/simulatedHuman.js';
+import { DEFAULT_GRACE_MS } from '../../src/core/engine.js';
 
 describe('MCP input guard with a person at the keyboard', { timeout: 180_000 }, () => {
   let desktop: VirtualDesktop;
@@ -57,10 +58,47 @@ describe('MCP input guard with a person at the keyboard', { timeout: 180_000 }, 
     assert.equal(counts(), 0, "the person's clicks did not reach the app");
     assert.ok(Number(result.structured.human_input_blocked) > 0, 'the result says input was held back');
 
-    // Once the call is over, the person has their mouse back.
+    // Once the call is over and its late-Esc grace period has passed, the person has their
+    // mouse back (the guard may outlive the answer by what is left of that period).
+    await delay(DEFAULT_GRACE_MS);
     await human.click(counter.x, counter.y);
     await fixture.waitForEvent((event) => event.event === 'count');
     assert.equal(counts(), 1);
+  });
+
+  test('should count an Esc pressed just after a call answered: input comes back at once and the next action is refused', async () => {
+    // A long grace period (a setting) makes the moment after the answer easy to hit.
+    const lingering = await McpSession.start(desktop, { env: { TANDEM_GRACE_MS: '4000' } });
+    try {
+      const countsBefore = counts();
+      const first = await lingering.call('click_and_traverse', { pid: fixture.pid, x: counter.x, y: counter.y });
+      assert.equal(first.isError, false, first.text);
+      await eventually(async () => (counts() === countsBefore + 1 ? true : undefined), 5000, "the agent's click");
+
+      // The answer is out, the guard still holds: the person's click does not reach the app.
+      await human.click(counter.x, counter.y);
+      await delay(300);
+      assert.equal(counts(), countsBefore + 1, 'held back during the grace period');
+
+      const escAt = Date.now();
+      await human.pressKey('Escape');
+      // Released at once, not when the 4 s are over (the ungrab itself takes a moment).
+      await delay(150);
+      await human.click(counter.x, counter.y);
+      await eventually(async () => (counts() === countsBefore + 2 ? true : undefined), 1500, "the person's click after Esc");
+      assert.ok(Date.now() - escAt < 2_000, 'well before the grace period would have ended');
+
+      const refused = await lingering.call('click_and_traverse', { pid: fixture.pid, x: counter.x, y: counter.y });
+      assert.equal(refused.isError, true, refused.text);
+      assert.match(refused.text, /pressed Esc just after your previous action had finished/);
+      await delay(300);
+      assert.equal(counts(), countsBefore + 2, 'the refused action clicked nothing');
+
+      const again = await lingering.call('click_and_traverse', { pid: fixture.pid, x: counter.x, y: counter.y });
+      assert.equal(again.isError, false, 'only the one next action is refused');
+    } finally {
+      await lingering.close();
+    }
   });
 
   test('should cancel on Esc, skip the remaining steps and put the cursor and the front window back', async () => {

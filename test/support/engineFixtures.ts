@@ -105,7 +105,9 @@ export interface EngineFixture {
 export async function engineFixture(desktop: ScriptedDesktop = counterDesktop(), options: Partial<EngineOptions> = {}): Promise<EngineFixture> {
   const artifactsDir = await mkdtemp(path.join(os.tmpdir(), 'tandem-engine-test-'));
   const store = await ArtifactStore.open({ dir: artifactsDir });
-  const engine = new Engine(desktop, { artifacts: store, graceMs: 20, settle: { quietMs: 0, capMs: 0, fallbackMs: 0 }, ...options });
+  // No grace period by default: most tests look at the guard right after the call returns (the
+  // grace period outliving the call has tests of its own).
+  const engine = new Engine(desktop, { artifacts: store, graceMs: 0, settle: { quietMs: 0, capMs: 0, fallbackMs: 0 }, ...options });
   const events: RecordedEvent[] = [];
   const names: EngineEventName[] = ['call-started', 'guard-engaged', 'guard-released', 'step', 'call-finished', 'log'];
   for (const event of names) engine.on(event, (payload) => events.push({ event, payload }));

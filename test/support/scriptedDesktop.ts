@@ -126,7 +126,7 @@ export interface ScriptedDesktopOptions {
 
 export type PrimitiveName =
   | 'listApps' | 'appForPid' | 'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'moveCursor'
-  | 'openApp' | 'snapshot' | 'performAction' | 'setValue' | 'setSelected' | 'waitForQuiet'
+  | 'openApp' | 'snapshot' | 'performAction' | 'setValue' | 'setSelected' | 'waitForQuiet' | 'launchedSince'
   | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'screenshot' | 'engageGuard' | 'releaseGuard'
   | 'checkPermissions';
 
@@ -143,7 +143,7 @@ export interface PrimitiveBehavior {
   once?: boolean;
 }
 
-const READ_CALLS = /^(list-apps|app-for-pid|frontmost|windows|cursor|snapshot|settle|screenshot|permissions)\b/;
+const READ_CALLS = /^(list-apps|app-for-pid|frontmost|windows|cursor|snapshot|settle|launched-since|screenshot|permissions)\b/;
 const TEXT_ROLES = /text|entry|field|edit|search|combo/i;
 
 let serial = 0;
@@ -326,6 +326,8 @@ export class ScriptedDesktop implements Desktop {
   cursor: Point;
   readonly screen: Rect;
   settleOutcome: SettleOutcome;
+  /** The next this-many snapshots report that the app changed while it was being read. */
+  changingReads = 0;
   /** When false, activate() does nothing and answers false (a window manager refusing focus). */
   activationAllowed = true;
   /** Called for every key press after the focused node's onKey. */
@@ -337,6 +339,8 @@ export class ScriptedDesktop implements Desktop {
   readonly passedThrough: string[] = [];
   closed = false;
 
+  /** Processes apps started (spawnProcess), still running until endProcess/quitApp. */
+  private readonly processes = new Map<number, { parentPid: number; name: string; startedAt: number }>();
   private readonly installable: ScriptedAppSpec[];
   private readonly behaviors = new Map<PrimitiveName, PrimitiveBehavior>();
   private readonly hooks: CallHook[] = [];
@@ -396,8 +400,19 @@ export class ScriptedDesktop implements Desktop {
     return app;
   }
 
+  /** parentPid starts a process (e.g. from an onClick); its window may come later with launchApp. */
+  spawnProcess(parentPid: number, child: { pid: number; name: string }): void {
+    this.processes.set(child.pid, { parentPid, name: child.name, startedAt: Date.now() });
+  }
+
+  /** A spawned process exits (without ever showing a window, or after). */
+  endProcess(pid: number): void {
+    this.processes.delete(pid);
+  }
+
   /** The process exits: its tree goes away and later primitives on it fail with 'app-gone'. */
   quitApp(pid: number): void {
+    this.processes.delete(pid);
     const app = this.apps.get(pid);
     if (!app) return;
     app.gone = true;
@@ -536,7 +551,9 @@ export class ScriptedDesktop implements Desktop {
       for (const child of node.children) visit(child, index, depth + 1, ownWindow);
     };
     visit(app.root, null, 0, undefined);
-    return { pid, app: app.name, elements, truncated, elapsedMs: 0 };
+    const changedWhileReading = this.changingReads > 0;
+    if (changedWhileReading) this.changingReads--;
+    return { pid, app: app.name, elements, truncated, elapsedMs: 0, changedWhileReading };
   }
 
   async performAction(request: ElementActionRequest, progress: Progress): Promise<void> {
@@ -566,6 +583,19 @@ export class ScriptedDesktop implements Desktop {
   async waitForQuiet(pid: number, _quietMs: number, _capMs: number, progress: Progress): Promise<SettleOutcome> {
     await this.enter('waitForQuiet', `settle ${pid}`, progress);
     return this.settleOutcome;
+  }
+
+  async launchedSince(pid: number, sinceMs: number, progress: Progress): Promise<RunningApp[]> {
+    await this.enter('launchedSince', `launched-since ${pid}`, progress);
+    const found: RunningApp[] = [];
+    const parents = new Set([pid]);
+    for (const [childPid, child] of this.processes) {
+      if (parents.has(child.parentPid) && child.startedAt >= sinceMs) {
+        found.push({ pid: childPid, name: child.name });
+        parents.add(childPid);
+      }
+    }
+    return found;
   }
 
   // — Desktop: synthetic input —

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createProgress } from '../../src/core/progress.js';
-import { settle } from '../../src/core/settle.js';
+import { DEFAULT_SETTLE, settle } from '../../src/core/settle.js';
 import { COUNTER, counterDesktop } from '../support/engineFixtures.js';
 
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -11,7 +11,7 @@ describe('settle after the steps', () => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     const desktop = counterDesktop({ settle: 'unsupported' });
     let settled = false;
-    const outcome = settle(desktop, COUNTER, { quietMs: 100, capMs: 1_000, fallbackMs: 300 }, createProgress({ timeoutMs: 5_000 })).then((o) => {
+    const outcome = settle(desktop, COUNTER, { ...DEFAULT_SETTLE, quietMs: 100, capMs: 1_000, fallbackMs: 300 }, createProgress({ timeoutMs: 5_000 })).then((o) => {
       settled = true;
       return o;
     });
@@ -25,10 +25,10 @@ describe('settle after the steps', () => {
 
   it('should not wait any longer when the backend saw the app go quiet, and log a cap', async () => {
     const desktop = counterDesktop({ settle: 'quiet' });
-    assert.equal(await settle(desktop, COUNTER, { quietMs: 100, capMs: 1_000, fallbackMs: 60_000 }, createProgress({ timeoutMs: 5_000 })), 'quiet');
+    assert.equal(await settle(desktop, COUNTER, { ...DEFAULT_SETTLE, quietMs: 100, capMs: 1_000, fallbackMs: 60_000 }, createProgress({ timeoutMs: 5_000 })), 'quiet');
     desktop.settleOutcome = 'cap';
     const logs: string[] = [];
-    assert.equal(await settle(desktop, COUNTER, { quietMs: 100, capMs: 1_000, fallbackMs: 60_000 }, createProgress({ timeoutMs: 5_000, log: (m) => logs.push(m) })), 'cap');
+    assert.equal(await settle(desktop, COUNTER, { ...DEFAULT_SETTLE, quietMs: 100, capMs: 1_000, fallbackMs: 60_000 }, createProgress({ timeoutMs: 5_000, log: (m) => logs.push(m) })), 'cap');
     assert.deepEqual(logs, ['the app was still changing after 1000 ms; reading its tree anyway']);
   });
 });

@@ -8,7 +8,7 @@ import {
   xiUngrabDeviceRequest,
   xtestDeviceEventRequest,
 } from '../../native/linux/xinputRequests.js';
-import { bgrxToRgb } from '../../src/backends/linux/x11Pixels.js';
+import { bgrxToRgba } from '../../src/backends/linux/x11Pixels.js';
 import { humanDevices, isPlainEscape } from '../../src/backends/linux/xinputGuard.js';
 import { waylandSessionCheck, x11Checks } from '../../src/backends/linux/x11Checks.js';
 
@@ -73,13 +73,14 @@ describe('x11 protocol helpers', () => {
     assert.equal(isPlainEscape(10, 0, 9), false);
   });
 
-  it('should convert BGRX rows (with a padded stride) to packed RGB', () => {
+  it('should convert BGRX rows (with a padded stride) to packed, opaque RGBA', () => {
     const bgrx = Buffer.from([
       0x01, 0x02, 0x03, 0xff, 0x10, 0x20, 0x30, 0x00, 0xee, 0xee, 0xee, 0xee,
       0xaa, 0xbb, 0xcc, 0x00, 0x00, 0x00, 0x00, 0x00, 0xee, 0xee, 0xee, 0xee,
     ]);
-    assert.deepEqual([...bgrxToRgb(bgrx, 2, 2, 12)], [0x03, 0x02, 0x01, 0x30, 0x20, 0x10, 0xcc, 0xbb, 0xaa, 0, 0, 0]);
-    assert.throws(() => bgrxToRgb(Buffer.alloc(4), 2, 2));
+    assert.deepEqual([...bgrxToRgba(bgrx, 2, 2, 12)], [0x03, 0x02, 0x01, 0xff, 0x30, 0x20, 0x10, 0xff, 0xcc, 0xbb, 0xaa, 0xff, 0, 0, 0, 0xff]);
+    assert.deepEqual([...bgrxToRgba(bgrx.subarray(1), 1, 1)], [0xff, 0x03, 0x02, 0xff], 'an unaligned buffer is read right (B 02, G 03, R ff)');
+    assert.throws(() => bgrxToRgba(Buffer.alloc(4), 2, 2));
   });
 
   it('should report a Wayland session as unsupported with the way out', () => {

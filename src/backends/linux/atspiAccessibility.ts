@@ -65,7 +65,14 @@ export class AtspiAccessibility implements AccessibilityPart {
   }
 
   async snapshot(pid: number, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot> {
-    return this.tree.snapshot(await this.requireApp(pid, progress), limits, progress);
+    const app = await this.requireApp(pid, progress);
+    const eventsBefore = this.settle.eventsFrom(app.busName);
+    const tree = await this.tree.snapshot(app, limits, progress);
+    // A tree cut short by time came from an app that stopped answering: nothing to wait for.
+    if (eventsBefore === undefined || tree.truncated?.reason === 'time') return tree;
+    const synced = await this.bus.syncEvents(app.busName, progress);
+    // Unsynced (the app went busy), events may still be on their way: say it may have changed.
+    return { ...tree, changedWhileReading: !synced || this.settle.eventsFrom(app.busName) !== eventsBefore };
   }
 
   performAction(request: ElementActionRequest, progress: Progress): Promise<void> {

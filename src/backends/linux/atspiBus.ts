@@ -1,10 +1,15 @@
 // The accessibility bus connection: low-level D-Bus calls (no proxy objects: they introspect
 // every node, ~4 ms each), each bound to the caller's deadline and abort signal, because a
 // frozen app never answers. The wire work is our own lean client (native/linux/dbusClient.ts).
+//
+// Calls to an app go over the app's own peer-to-peer socket when it offers one
+// (Application.GetApplicationBusAddress: at-spi2-atk does): the bus daemon then routes none of
+// the hundreds of messages of a snapshot, which on our two-core machines competed for the CPU
+// with the app itself. Events still come through the bus (see syncEvents).
 
 import { TandemError } from '../../core/errors.js';
 import type { Progress } from '../../core/progress.js';
-import { A11Y_LAUNCHER, DBUS_DAEMON, IFACE, REGISTRY_BUS_NAME, REGISTRY_PATH } from '../../../native/linux/atspiProtocol.js';
+import { A11Y_LAUNCHER, DBUS_DAEMON, IFACE, REGISTRY_BUS_NAME, REGISTRY_PATH, ROOT_PATH } from '../../../native/linux/atspiProtocol.js';
 import { DbusClient } from '../../../native/linux/dbusClient.js';
 import { DbusVariant, type DbusMessage } from '../../../native/linux/dbusWire.js';
 import { mapAtspiError } from './atspiErrors.js';
@@ -29,10 +34,17 @@ async function openBus(address: string, label: string, timeoutMs: number): Promi
   }
 }
 
+/** How long opening an app's own socket may take before its calls go through the bus instead. */
+const DIRECT_CONNECT_TIMEOUT_MS = 1_000;
+/** How long the event barrier after a read waits for the app (see syncEvents). */
+const SYNC_TIMEOUT_MS = 250;
+
 export class AtspiBus {
   private closed = false;
   private readonly registeredEvents = new Set<string>();
   private readonly matchRules = new Set<string>();
+  /** Peer-to-peer connections by app bus name; null: the app offers none (use the bus). */
+  private readonly direct = new Map<string, Promise<DbusClient | null>>();
 
   private constructor(private readonly bus: DbusClient) {
     // A broken connection must never crash the server: later calls fail with its reason.
@@ -83,7 +95,59 @@ export class AtspiBus {
     if (this.closed) throw new TandemError('internal', 'The accessibility bus connection is closed.');
     const broken = this.bus.broken;
     if (broken) throw new TandemError('app-gone', `The accessibility bus connection broke: ${broken.message}`);
-    return this.bus.call(request, { deadline: progress.deadline, signal: progress.signal });
+    const limits = { deadline: progress.deadline, signal: progress.signal };
+    const direct = await this.directTo(request.destination);
+    // A peer-to-peer connection routes nothing: no destination on its messages.
+    if (direct) return direct.call({ ...request, destination: undefined }, limits);
+    return this.bus.call(request, limits);
+  }
+
+  /**
+   * Resolves once every event busName emitted before now has been received. Replies on an app's
+   * own socket can overtake the events it sent through the bus; a Ping routed through the bus
+   * cannot (the bus keeps one sender's messages in order), so it serves as a barrier. False
+   * when the app did not answer it within SYNC_TIMEOUT_MS.
+   */
+  async syncEvents(busName: string, progress: Progress): Promise<boolean> {
+    if (!(await this.directTo(busName))) return true;
+    // An app that does not answer a Ping at once is busy or frozen: do not wait for it.
+    const deadline = Math.min(progress.deadline, Date.now() + SYNC_TIMEOUT_MS);
+    return this.bus
+      .call({ destination: busName, path: ROOT_PATH, interface: 'org.freedesktop.DBus.Peer', member: 'Ping' }, { deadline, signal: progress.signal })
+      .then(() => true, () => false);
+  }
+
+  private directTo(destination: string): Promise<DbusClient | null> {
+    // Unique names (":1.42") are apps; well-known names are the registry and the daemon.
+    if (!destination.startsWith(':')) return Promise.resolve(null);
+    let pending = this.direct.get(destination);
+    if (!pending) {
+      pending = this.openDirect(destination);
+      this.direct.set(destination, pending);
+    }
+    return pending;
+  }
+
+  private async openDirect(busName: string): Promise<DbusClient | null> {
+    try {
+      const reply = await this.bus.call(
+        { destination: busName, path: ROOT_PATH, interface: IFACE.application, member: 'GetApplicationBusAddress' },
+        { deadline: Date.now() + DIRECT_CONNECT_TIMEOUT_MS },
+      );
+      const address = String(reply.body[0] ?? '');
+      if (!address || this.closed) return null;
+      const client = await DbusClient.connect(address, DIRECT_CONNECT_TIMEOUT_MS);
+      // The app quit (or the socket broke): forget it, a later call asks again or uses the bus.
+      client.onClose(() => {
+        if (this.direct.get(busName) === pending) this.direct.delete(busName);
+      });
+      const pending = this.direct.get(busName);
+      if (this.closed) client.close();
+      return client;
+    } catch {
+      // No socket of its own (GTK 4, Qt) or it would not answer: the bus serves.
+      return null;
+    }
   }
 
   async getProperty(destination: string, path: string, iface: string, property: string, progress: Progress, what: string): Promise<unknown> {
@@ -153,5 +217,7 @@ export class AtspiBus {
     if (this.closed) return;
     this.closed = true;
     this.bus.close();
+    for (const pending of this.direct.values()) void pending.then((client) => client?.close());
+    this.direct.clear();
   }
 }

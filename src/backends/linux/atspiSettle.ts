@@ -15,6 +15,8 @@ export class AtspiSettle {
   private listening: Promise<void> | null = null;
   /** Last event time per sender bus name. */
   private readonly lastEventAt = new Map<string, number>();
+  /** Events received per sender bus name (to tell whether an app changed during a read). */
+  private readonly eventCounts = new Map<string, number>();
   private readonly waiters = new Set<(sender: string) => void>();
   private unsubscribe: (() => void) | null = null;
 
@@ -43,7 +45,13 @@ export class AtspiSettle {
   private onMessage(message: DbusMessage): void {
     if (!message.interface || !EVENT_INTERFACES.has(message.interface) || !message.sender) return;
     this.lastEventAt.set(message.sender, Date.now());
+    this.eventCounts.set(message.sender, (this.eventCounts.get(message.sender) ?? 0) + 1);
     for (const waiter of this.waiters) waiter(message.sender);
+  }
+
+  /** Accessibility events received from busName so far; undefined until events are listened for. */
+  eventsFrom(busName: string): number | undefined {
+    return this.unsubscribe ? (this.eventCounts.get(busName) ?? 0) : undefined;
   }
 
   async waitForQuiet(busName: string, quietMs: number, capMs: number, progress: Progress): Promise<SettleOutcome> {

@@ -33,7 +33,18 @@ export const MANAGED_CHILDREN_CAP = 300;
 /** Nodes fetched one by one in a whole snapshot (walks of uncached subtrees). */
 export const LIVE_NODES_CAP = 1500;
 
+/** Objects whose role and interfaces are remembered, per app: beyond it the app's memo starts over. */
+export const FIXED_FACTS_CAP = 50_000;
+/** Apps whose memo is kept (the oldest is dropped first). */
+const FIXED_FACTS_APPS = 32;
+
 export type WindowOriginLookup = (pid: number, windowTitle: string) => Promise<Point | null>;
+
+/** What never changes for one object: its role and its interfaces. */
+interface FixedFacts {
+  role: number;
+  interfaces: string[];
+}
 
 interface Toolkit {
   name: string;
@@ -74,6 +85,12 @@ export class AtspiTree {
   private readonly toolkits = new Map<string, Promise<Toolkit>>();
   /** Apps (bus names) whose toolkit sets "showing" on windows only (GTK 4.8): see markShowingWhenVisible. */
   private readonly showingFromVisible = new Set<string>();
+  /**
+   * Role and interfaces of nodes read live, by bus name then path. Toolkits never give a path
+   * to a second object (at-spi2-atk numbers objects from a counter; a restarted app has a new
+   * bus name), so a later snapshot asks only for what can change: states and properties.
+   */
+  private readonly fixedFacts = new Map<string, Map<string, FixedFacts>>();
 
   constructor(bus: AtspiBus, windowOrigin?: WindowOriginLookup) {
     this.bus = bus;
@@ -230,13 +247,15 @@ export class AtspiTree {
   private async fetchNode(app: AtspiApp, path: string, order: number, budget: Budget): Promise<RawNode | null> {
     const call = (member: string): Promise<unknown> =>
       this.bus.call({ destination: app.busName, path, interface: IFACE.accessible, member }, budget.progress, 'read an element').then((body) => body[0]);
+    const known = this.fixedFactsOf(app.busName).get(path);
     try {
       const [role, states, interfaces, properties] = await Promise.all([
-        call('GetRole'),
+        known ? known.role : call('GetRole'),
         call('GetState'),
-        call('GetInterfaces'),
+        known ? known.interfaces : call('GetInterfaces'),
         this.bus.getAllProperties(app.busName, path, IFACE.accessible, budget.progress, 'read an element'),
       ]);
+      if (!known) this.rememberFixedFacts(app.busName, path, { role: Number(role), interfaces: interfaces as string[] });
       const node: RawNode = {
         path,
         parentPath: null,
@@ -257,6 +276,22 @@ export class AtspiTree {
       budget.noteError(error);
       return null;
     }
+  }
+
+  private fixedFactsOf(busName: string): Map<string, FixedFacts> {
+    let facts = this.fixedFacts.get(busName);
+    if (!facts) {
+      if (this.fixedFacts.size >= FIXED_FACTS_APPS) this.fixedFacts.delete(this.fixedFacts.keys().next().value!);
+      facts = new Map();
+      this.fixedFacts.set(busName, facts);
+    }
+    return facts;
+  }
+
+  private rememberFixedFacts(busName: string, path: string, facts: FixedFacts): void {
+    const known = this.fixedFactsOf(busName);
+    if (known.size >= FIXED_FACTS_CAP) known.clear();
+    known.set(path, facts);
   }
 
   // — details: geometry, actions, text —

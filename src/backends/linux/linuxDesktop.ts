@@ -17,6 +17,7 @@ import type { ElementNode, Frontmost, Modifier, PermissionCheck, Point, Rect, Ru
 import type { Progress } from '../../core/progress.js';
 import type { AtspiAccessibility } from './atspiAccessibility.js';
 import type { X11Display } from './x11Display.js';
+import { descendantsStartedSince } from './procLaunches.js';
 
 export class LinuxDesktop implements Desktop {
   readonly platform = 'linux' as const;
@@ -80,6 +81,10 @@ export class LinuxDesktop implements Desktop {
 
   waitForQuiet(pid: number, quietMs: number, capMs: number, progress: Progress): Promise<SettleOutcome> {
     return this.atspi.waitForQuiet(pid, quietMs, capMs, progress);
+  }
+
+  launchedSince(pid: number, sinceMs: number, _progress: Progress): Promise<RunningApp[]> {
+    return descendantsStartedSince(pid, sinceMs);
   }
 
   // — synthetic input —

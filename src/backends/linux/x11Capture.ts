@@ -3,13 +3,12 @@
 // cover it; with subwindows redirected, the server keeps every window's full contents in an
 // offscreen pixmap that NameWindowPixmap lets us read.
 
-import sharp from 'sharp';
 import type { CompositeExtension } from 'x11';
 import { TandemError } from '../../core/errors.js';
 import type { Rect, Screenshot } from '../../core/model.js';
 import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
 import type { X11Connection } from '../../../native/linux/x11Connection.js';
-import { bgrxToRgb } from './x11Pixels.js';
+import { bgrxToRgba } from './x11Pixels.js';
 import type { X11Windows } from './x11Windows.js';
 
 const Z_PIXMAP = 2;
@@ -39,7 +38,7 @@ export class X11Capture {
     const area = clip(rect ?? { x: 0, y: 0, width: screenWidth, height: screenHeight }, screenWidth, screenHeight);
     if (!area) throw new TandemError('bad-input', `The rectangle lies outside the ${screenWidth}x${screenHeight} screen.`);
     const image = await this.image(this.connection.root, area.x, area.y, area.width, area.height);
-    return { png: await encodePng(image, area.width, area.height), bounds: area, scale: 1 };
+    return { raw: { data: bgrxToRgba(image, area.width, area.height), width: area.width, height: area.height }, bounds: area, scale: 1 };
   }
 
   async window(windowId: number, progress: Progress): Promise<Screenshot> {
@@ -65,7 +64,7 @@ export class X11Capture {
       const border = geometry.borderWidth ?? 0;
       const image = await this.image(pixmap, border, border, geometry.width, geometry.height);
       const bounds = { x: origin.x, y: origin.y, width: geometry.width, height: geometry.height };
-      return { png: await encodePng(image, geometry.width, geometry.height), bounds, scale: 1 };
+      return { raw: { data: bgrxToRgba(image, geometry.width, geometry.height), width: geometry.width, height: geometry.height }, bounds, scale: 1 };
     } catch (error) {
       if (error instanceof TandemError) throw error;
       throw new TandemError('unsupported', `Window ${windowId} cannot be captured (it is probably minimized or not mapped): activate it first. ${(error as Error).message}`);
@@ -99,9 +98,4 @@ function clip(rect: Rect, screenWidth: number, screenHeight: number): Rect | nul
   const bottom = Math.min(screenHeight, Math.ceil(rect.y + rect.height));
   if (right <= x || bottom <= y) return null;
   return { x, y, width: right - x, height: bottom - y };
-}
-
-async function encodePng(bgrx: Buffer, width: number, height: number): Promise<Buffer> {
-  const rgb = bgrxToRgb(bgrx, width, height);
-  return sharp(rgb, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 3 }).toBuffer();
 }
