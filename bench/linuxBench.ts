@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_GRACE_MS, DEFAULT_SNAPSHOT_LIMITS } from '../src/core/engine.js';
 import { createProgress } from '../src/core/progress.js';
+import { pngWithCrosshair } from '../src/core/crosshair.js';
 import { AtspiAccessibility } from '../src/backends/linux/atspiAccessibility.js';
 import { LinuxDesktop } from '../src/backends/linux/linuxDesktop.js';
 import { X11Display } from '../src/backends/linux/x11Display.js';
@@ -95,7 +96,8 @@ export async function runLinuxBench(): Promise<void> {
     }, { warmup: 2, runs: 11 });
     rows.push(row(fixtureTree, `${fixtureNodes} elements (a 200-row list)`));
     const [fixtureWindow] = await linux.windows(fixturePid, progress());
-    const shot = await measure('window screenshot (PNG)', () => linux.screenshot({ windowId: fixtureWindow.windowId }, progress()), { warmup: 3, runs: 21 });
+    // Capture and the PNG encode, crosshair included, as a call's artifact gets it.
+    const shot = await measure('window screenshot (PNG)', async () => pngWithCrosshair(await linux.screenshot({ windowId: fixtureWindow.windowId }, progress()), fixtureWindow.bounds ? { x: fixtureWindow.bounds.x + 10, y: fixtureWindow.bounds.y + 10 } : undefined), { warmup: 3, runs: 21 });
     rows.push(row(shot, `${fixtureWindow.bounds?.width ?? '?'}x${fixtureWindow.bounds?.height ?? '?'} window`));
 
     // — spawn → initialize —

@@ -155,15 +155,16 @@ export class ArtifactStore {
 
   /**
    * Writes one call's text (and screenshot, with a crosshair at `crosshair` when it falls inside
-   * the image), then prunes old calls. The text must already be free of secure values.
+   * the image, or `png` when the caller encoded it already), then prunes old calls. The text
+   * must already be free of secure values.
    */
-  async writeCall(tool: string, content: { text: string; screenshot?: Screenshot; crosshair?: Point }): Promise<WrittenCall> {
+  async writeCall(tool: string, content: { text: string; screenshot?: Screenshot; crosshair?: Point; png?: Buffer }): Promise<WrittenCall> {
     const textData = Buffer.from(content.text, 'utf8');
     const { base, textPath, ms, seq } = await this.createTextFile(safeToolName(tool), textData);
     const written: CallFiles = { base, ms, seq, files: [path.basename(textPath)], bytes: textData.length };
     let pngPath: string | undefined;
-    if (content.screenshot) {
-      const png = await pngWithCrosshair(content.screenshot, content.crosshair);
+    if (content.png || content.screenshot) {
+      const png = content.png ?? (await pngWithCrosshair(content.screenshot!, content.crosshair));
       pngPath = path.join(this.dir, `${base}.png`);
       await writeExclusive(pngPath, png);
       written.files.push(path.basename(pngPath));

@@ -2,17 +2,20 @@
 // until a window that the action launched in another process is there to be seen.
 
 import type { Desktop, SettleOutcome } from './desktop.js';
-import type { RunningApp } from './model.js';
+import type { RunningApp, TreeSnapshot } from './model.js';
 import { sleep, throwIfAborted, type Progress } from './progress.js';
 
 export interface SettleOptions {
   /**
-   * The UI counts as settled after this long without accessibility events. Default 25 ms:
-   * measured GTK apps send a change's events with gaps of at most 16 ms (a file dialog building
-   * itself for 115 ms included), and a tree read during which the app still changed is read
-   * again (transaction.ts), so the app must in fact stay quiet for 25 ms plus the whole read.
+   * How long an app must send no accessibility events before its tree counts as settled, the
+   * read itself included. Default 45 ms: measured GTK apps send one change's events with gaps
+   * of at most 16 ms (a file dialog building itself for 115 ms included). A read during which
+   * the app sent events is read again (transaction.ts), so a read the backend verified is quiet
+   * time: only what the app's last read did not cover is waited before reading (quietBeforeRead).
    */
   quietMs: number;
+  /** Least quiet before a read starts, however long reads take. Default 10 ms. */
+  minQuietMs: number;
   /** Never wait longer than this. Default 1 500 ms. */
   capMs: number;
   /** Fixed wait when the backend cannot observe events ('unsupported'). Default 300 ms. */
@@ -23,10 +26,20 @@ export interface SettleOptions {
   launchPollMs: number;
 }
 
-export const DEFAULT_SETTLE: SettleOptions = { quietMs: 25, capMs: 1_500, fallbackMs: 300, launchCapMs: 3_000, launchPollMs: 25 };
+export const DEFAULT_SETTLE: SettleOptions = { quietMs: 45, minQuietMs: 10, capMs: 1_500, fallbackMs: 300, launchCapMs: 3_000, launchPollMs: 25 };
 
-export async function settle(desktop: Desktop, pid: number, options: SettleOptions, progress: Progress): Promise<SettleOutcome> {
-  const outcome = await desktop.waitForQuiet(pid, options.quietMs, options.capMs, progress);
+/**
+ * The quiet to wait for before reading: quietMs less what the read will verify, judged by the
+ * app's last read. Where the backend cannot tell whether the app changed during a read, all of it.
+ */
+export function quietBeforeRead(options: SettleOptions, lastRead: TreeSnapshot | undefined): number {
+  if (!lastRead || lastRead.changedWhileReading === undefined) return options.quietMs;
+  return Math.max(options.minQuietMs, Math.min(options.quietMs, options.quietMs - lastRead.elapsedMs));
+}
+
+/** Waits until pid is quiet enough to be read; `lastRead` is its latest tree (see quietBeforeRead). */
+export async function settle(desktop: Desktop, pid: number, options: SettleOptions, progress: Progress, lastRead?: TreeSnapshot): Promise<SettleOutcome> {
+  const outcome = await desktop.waitForQuiet(pid, quietBeforeRead(options, lastRead), options.capMs, progress);
   if (outcome === 'cap') progress.log(`the app was still changing after ${options.capMs} ms; reading its tree anyway`);
   // Without accessibility events there is nothing to observe: give the app a fixed moment.
   if (outcome === 'unsupported') await sleep(options.fallbackMs, progress);

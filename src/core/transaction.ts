@@ -28,6 +28,7 @@ import { settle, waitForLaunches, type SettleOptions } from './settle.js';
 import { centreOf, estimateBounds, scrollIntoView } from './scrollIntoView.js';
 import { stepVerb, type ElementQuery, type Step } from './steps.js';
 import { formatElementLabel, formatTree } from './treeFormat.js';
+import { pngWithCrosshair } from './crosshair.js';
 
 export interface TransactionOptions {
   watchdogMs: number;
@@ -210,6 +211,8 @@ class Transaction {
   private appExited = false;
   private handoff: { frontmost: Frontmost; snapshot: TreeSnapshot | null } | null = null;
   private screenshot: Screenshot | undefined;
+  /** The screenshot as a PNG with the crosshair, encoding since it was captured. */
+  private screenshotPng: Promise<Buffer> | undefined;
   /** When the late-Esc grace period after the last step ends (epoch ms; 0 before the steps ended). */
   private graceEndsAt = 0;
 
@@ -334,16 +337,17 @@ class Transaction {
       // A late Esc (the person saw something go wrong at the last moment) counts for graceMs
       // after the last step: the guard stays up that long, beyond the answer if need be.
       this.graceEndsAt = this.options.now() + this.options.graceMs;
-      await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress));
+      await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress, this.current));
       // A window another process is opening (the steps launched it) is the next thing the
       // model must see: wait for it before looking for a handoff.
       await this.step(waitForLaunches(this.desktop, this.request.pid, stepsStartedAt, this.options.settle, this.progress));
       await this.checkHandoff();
-      // One after the other: these reads are bound by the CPU the app, the bus, the display
-      // server and we share (in parallel on two cores they took longer than in a row).
+      // The screenshot first: the app is settled, and its PNG is encoded (in sharp's threads)
+      // while the trees are read. The reads run one after the other: they are bound by the CPU
+      // the app, the display server and we share (in parallel they took longer than in a row).
+      await this.captureScreenshot(this.progress);
       await this.readAfter();
       await this.readHandoffTree();
-      await this.captureScreenshot(this.progress);
       throwIfAborted(this.progress);
       return null;
     } catch (error) {
@@ -391,12 +395,12 @@ class Transaction {
    * after a change would mislead the diff.
    */
   private async readSettled(settleFirst: boolean): Promise<TreeSnapshot> {
-    if (settleFirst) await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress));
+    if (settleFirst) await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress, this.current));
     for (let reread = 0; ; reread++) {
       const tree = await this.step(this.desktop.snapshot(this.request.pid, this.options.snapshotLimits, this.progress));
       if (!tree.changedWhileReading || reread >= MAX_REREADS) return tree;
       this.log(`${this.appName} changed while it was being read: reading it again once it is quiet`);
-      await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress));
+      await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress, this.current));
     }
   }
 
@@ -435,6 +439,9 @@ class Transaction {
     const target = this.handoff ? { pid: this.handoff.frontmost.pid, windowId: this.handoff.frontmost.windowId } : { pid: this.request.pid };
     try {
       this.screenshot = await bounded(this.desktop.screenshot(target, progress), CLEANUP_TIMEOUT_MS, 'screenshot');
+      this.screenshotPng = pngWithCrosshair(this.screenshot, this.clickPoint);
+      // Awaited when the files are written; a failure there is logged, never unhandled.
+      this.screenshotPng.catch(() => {});
     } catch (error) {
       if (progress.signal.aborted && progress === this.progress) throw error;
       this.log(`no screenshot: ${toTandemError(error).message}`);
@@ -508,7 +515,7 @@ class Transaction {
             pid: this.request.pid,
             limits: this.options.snapshotLimits,
             progress,
-            settle: async () => void (await settle(this.desktop, this.request.pid, this.options.settle, progress)),
+            settle: async () => void (await settle(this.desktop, this.request.pid, this.options.settle, progress, this.current)),
           },
           this.current,
           { element, point },
@@ -683,7 +690,7 @@ class Transaction {
     let appSwitch: AppSwitch | undefined;
     let handoffTree: string | undefined;
     try {
-      const written = await this.deps.artifacts.writeCall(this.request.tool, { text: this.artifactText(status, summary), screenshot: this.screenshot, crosshair: this.clickPoint });
+      const written = await this.deps.artifacts.writeCall(this.request.tool, { text: this.artifactText(status, summary), png: await this.screenshotPng });
       file = written.textPath;
       fileBytes = written.textBytes;
       screenshot = written.pngPath;
