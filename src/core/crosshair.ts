@@ -2,7 +2,9 @@
 // composited over the PNG) so a person reading the artifacts sees it at a glance.
 
 import sharp, { type Sharp } from 'sharp';
-import type { Point, Screenshot } from './model.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Point, RawImage, Screenshot } from './model.js';
+import { bgrxToRgba } from './pixels.js';
 
 /** Where screen point `point` falls in the screenshot's pixels, or null when outside the image. */
 export function crosshairPixel(screenshot: Screenshot, point: Point, width: number, height: number): Point | null {
@@ -45,9 +47,7 @@ function crosshairSvg(tile: { left: number; top: number; width: number; height: 
  * without a crosshair is returned as it is; raw pixels are encoded once.
  */
 export async function pngWithCrosshair(screenshot: Screenshot, point: Point | undefined): Promise<Buffer> {
-  const image = screenshot.raw
-    ? sharp(screenshot.raw.data, { raw: { width: screenshot.raw.width, height: screenshot.raw.height, channels: 4 } })
-    : sharp(screenshot.png);
+  const image = screenshot.raw ? sharp(await rgbaOf(screenshot.raw), { raw: { width: screenshot.raw.width, height: screenshot.raw.height, channels: 4 } }) : sharp(screenshot.png);
   const size = screenshot.raw ?? (await image.metadata());
   const at = point && size.width && size.height ? crosshairPixel(screenshot, point, size.width, size.height) : null;
   if (!at || !size.width || !size.height) return screenshot.png ?? encode(image);
@@ -58,6 +58,16 @@ export async function pngWithCrosshair(screenshot: Screenshot, point: Point | un
   const tile = { left, top, width: Math.min(size.width, at.x + reach + 1) - left, height: Math.min(size.height, at.y + reach + 1) - top };
   const overlay = Buffer.from(crosshairSvg(tile, at, unit));
   return encode(image.composite([{ input: overlay, top, left }]));
+}
+
+/**
+ * Reordering a screen's worth of pixels takes a few milliseconds of this thread: yield first, so
+ * that work already under way (the tree read after an action) sends its requests before.
+ */
+async function rgbaOf(raw: RawImage): Promise<Buffer> {
+  if (raw.order === 'rgba') return raw.data;
+  await yieldToEventLoop();
+  return bgrxToRgba(raw.data, raw.width, raw.height);
 }
 
 /**

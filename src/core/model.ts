@@ -84,11 +84,13 @@ export interface TreeSnapshot {
   changedWhileReading?: boolean;
 }
 
-/** Uncompressed pixels, tightly packed RGBA (alpha opaque), row after row. */
+/** Uncompressed pixels, 4 bytes each, row after row with no padding. */
 export interface RawImage {
   data: Buffer;
   width: number;
   height: number;
+  /** 'rgba': R, G, B, opaque A. 'bgrx': B, G, R, then a byte that is not alpha (core reorders it). */
+  order: 'rgba' | 'bgrx';
 }
 
 interface ScreenshotBase {

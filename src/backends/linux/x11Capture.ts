@@ -8,7 +8,6 @@ import { TandemError } from '../../core/errors.js';
 import type { Rect, Screenshot } from '../../core/model.js';
 import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
 import type { X11Connection } from '../../../native/linux/x11Connection.js';
-import { bgrxToRgba } from './x11Pixels.js';
 import type { X11Windows } from './x11Windows.js';
 
 const Z_PIXMAP = 2;
@@ -38,7 +37,9 @@ export class X11Capture {
     const area = clip(rect ?? { x: 0, y: 0, width: screenWidth, height: screenHeight }, screenWidth, screenHeight);
     if (!area) throw new TandemError('bad-input', `The rectangle lies outside the ${screenWidth}x${screenHeight} screen.`);
     const image = await this.image(this.connection.root, area.x, area.y, area.width, area.height);
-    return { raw: { data: bgrxToRgba(image, area.width, area.height), width: area.width, height: area.height }, bounds: area, scale: 1 };
+    // 32 bits per pixel, rows padded to 32 bits: no padding at all. Core reorders the bytes
+    // while it encodes, off the answer's path.
+    return { raw: { data: image, width: area.width, height: area.height, order: 'bgrx' }, bounds: area, scale: 1 };
   }
 
   async window(windowId: number, progress: Progress): Promise<Screenshot> {
@@ -64,7 +65,7 @@ export class X11Capture {
       const border = geometry.borderWidth ?? 0;
       const image = await this.image(pixmap, border, border, geometry.width, geometry.height);
       const bounds = { x: origin.x, y: origin.y, width: geometry.width, height: geometry.height };
-      return { raw: { data: bgrxToRgba(image, geometry.width, geometry.height), width: geometry.width, height: geometry.height }, bounds, scale: 1 };
+      return { raw: { data: image, width: geometry.width, height: geometry.height, order: 'bgrx' }, bounds, scale: 1 };
     } catch (error) {
       if (error instanceof TandemError) throw error;
       throw new TandemError('unsupported', `Window ${windowId} cannot be captured (it is probably minimized or not mapped): activate it first. ${(error as Error).message}`);

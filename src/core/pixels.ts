@@ -1,9 +1,9 @@
-// Pixel formats of X images. A 24-bit TrueColor ZPixmap on a little-endian server is 4 bytes per
-// pixel in memory order B, G, R, X (the fourth byte is padding, not alpha).
+// Raw pixel orders. Screens often hand out 4 bytes per pixel in the order B, G, R, X (X11's 24-bit
+// TrueColor on a little-endian server; the fourth byte is padding, not alpha); sharp and PNG
+// want R, G, B, A.
 
 /**
- * BGRX rows → tightly packed RGBA with an opaque alpha, one 32-bit word per pixel (core encodes
- * it once, crosshair included: see core/crosshair.ts).
+ * BGRX rows → tightly packed RGBA with an opaque alpha, one 32-bit word per pixel.
  */
 export function bgrxToRgba(bgrx: Buffer, width: number, height: number, stride = width * 4): Buffer {
   if (bgrx.length < stride * (height - 1) + width * 4) {
