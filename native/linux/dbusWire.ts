@@ -129,11 +129,16 @@ class WireWriter {
     this.buf[this.pos++] = value;
   }
 
+  /** A fixed-size value: aligned to its size, room made, then written. */
+  private fixed(size: number, write: (at: number) => void): void {
+    this.align(size);
+    this.ensure(size);
+    write(this.pos);
+    this.pos += size;
+  }
+
   u32(value: number): void {
-    this.align(4);
-    this.ensure(4);
-    this.buf.writeUInt32LE(value >>> 0, this.pos);
-    this.pos += 4;
+    this.fixed(4, (at) => this.buf.writeUInt32LE(value >>> 0, at));
   }
 
   string(value: string): void {
@@ -164,37 +169,20 @@ class WireWriter {
         this.u32(value ? 1 : 0);
         return;
       case 'n':
+        return this.fixed(2, (at) => this.buf.writeInt16LE(Number(value), at));
       case 'q':
-        this.align(2);
-        this.ensure(2);
-        if (node.code === 'n') this.buf.writeInt16LE(Number(value), this.pos);
-        else this.buf.writeUInt16LE(Number(value), this.pos);
-        this.pos += 2;
-        return;
+        return this.fixed(2, (at) => this.buf.writeUInt16LE(Number(value), at));
       case 'i':
-        this.align(4);
-        this.ensure(4);
-        this.buf.writeInt32LE(Number(value), this.pos);
-        this.pos += 4;
-        return;
+        return this.fixed(4, (at) => this.buf.writeInt32LE(Number(value), at));
       case 'u':
       case 'h':
-        this.u32(Number(value));
-        return;
+        return this.u32(Number(value));
       case 'x':
+        return this.fixed(8, (at) => this.buf.writeBigInt64LE(BigInt(value as bigint | number), at));
       case 't':
-        this.align(8);
-        this.ensure(8);
-        if (node.code === 'x') this.buf.writeBigInt64LE(BigInt(value as bigint | number), this.pos);
-        else this.buf.writeBigUInt64LE(BigInt(value as bigint | number), this.pos);
-        this.pos += 8;
-        return;
+        return this.fixed(8, (at) => this.buf.writeBigUInt64LE(BigInt(value as bigint | number), at));
       case 'd':
-        this.align(8);
-        this.ensure(8);
-        this.buf.writeDoubleLE(Number(value), this.pos);
-        this.pos += 8;
-        return;
+        return this.fixed(8, (at) => this.buf.writeDoubleLE(Number(value), at));
       case 's':
       case 'o':
         this.string(String(value));
@@ -330,12 +318,17 @@ class WireReader {
     return this.buf[this.pos++];
   }
 
-  u32(): number {
-    this.align(4);
-    this.need(4);
-    const value = this.little ? this.buf.readUInt32LE(this.pos) : this.buf.readUInt32BE(this.pos);
-    this.pos += 4;
+  /** A fixed-size value: aligned to its size, bounds-checked, then read. */
+  private fixed<T>(size: number, read: (at: number) => T): T {
+    this.align(size);
+    this.need(size);
+    const value = read(this.pos);
+    this.pos += size;
     return value;
+  }
+
+  u32(): number {
+    return this.fixed(4, (at) => (this.little ? this.buf.readUInt32LE(at) : this.buf.readUInt32BE(at)));
   }
 
   string(): string {
@@ -362,40 +355,20 @@ class WireReader {
       case 'b':
         return this.u32() !== 0;
       case 'n':
-      case 'q': {
-        this.align(2);
-        this.need(2);
-        const value = node.code === 'n' ? (little ? buf.readInt16LE(this.pos) : buf.readInt16BE(this.pos)) : little ? buf.readUInt16LE(this.pos) : buf.readUInt16BE(this.pos);
-        this.pos += 2;
-        return value;
-      }
-      case 'i': {
-        this.align(4);
-        this.need(4);
-        const value = little ? buf.readInt32LE(this.pos) : buf.readInt32BE(this.pos);
-        this.pos += 4;
-        return value;
-      }
+        return this.fixed(2, (at) => (little ? buf.readInt16LE(at) : buf.readInt16BE(at)));
+      case 'q':
+        return this.fixed(2, (at) => (little ? buf.readUInt16LE(at) : buf.readUInt16BE(at)));
+      case 'i':
+        return this.fixed(4, (at) => (little ? buf.readInt32LE(at) : buf.readInt32BE(at)));
       case 'u':
       case 'h':
         return this.u32();
       case 'x':
-      case 't': {
-        this.align(8);
-        this.need(8);
-        const value = node.code === 'x'
-          ? little ? buf.readBigInt64LE(this.pos) : buf.readBigInt64BE(this.pos)
-          : little ? buf.readBigUInt64LE(this.pos) : buf.readBigUInt64BE(this.pos);
-        this.pos += 8;
-        return value;
-      }
-      case 'd': {
-        this.align(8);
-        this.need(8);
-        const value = little ? buf.readDoubleLE(this.pos) : buf.readDoubleBE(this.pos);
-        this.pos += 8;
-        return value;
-      }
+        return this.fixed(8, (at) => (little ? buf.readBigInt64LE(at) : buf.readBigInt64BE(at)));
+      case 't':
+        return this.fixed(8, (at) => (little ? buf.readBigUInt64LE(at) : buf.readBigUInt64BE(at)));
+      case 'd':
+        return this.fixed(8, (at) => (little ? buf.readDoubleLE(at) : buf.readDoubleBE(at)));
       case 's':
       case 'o':
         return this.string();

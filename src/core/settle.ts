@@ -16,6 +16,11 @@ export interface SettleOptions {
   quietMs: number;
   /** Least quiet before a read starts, however long reads take. Default 10 ms. */
   minQuietMs: number;
+  /**
+   * Quiet before a read where the backend cannot tell whether the app changed during it (macOS
+   * today): nothing verifies the read, so the longer wait the engine always used. Default 150 ms.
+   */
+  unverifiedQuietMs: number;
   /** Never wait longer than this. Default 1 500 ms. */
   capMs: number;
   /** Fixed wait when the backend cannot observe events ('unsupported'). Default 300 ms. */
@@ -26,14 +31,16 @@ export interface SettleOptions {
   launchPollMs: number;
 }
 
-export const DEFAULT_SETTLE: SettleOptions = { quietMs: 45, minQuietMs: 10, capMs: 1_500, fallbackMs: 300, launchCapMs: 3_000, launchPollMs: 25 };
+export const DEFAULT_SETTLE: SettleOptions = { quietMs: 45, minQuietMs: 10, unverifiedQuietMs: 150, capMs: 1_500, fallbackMs: 300, launchCapMs: 3_000, launchPollMs: 25 };
 
 /**
  * The quiet to wait for before reading: quietMs less what the read will verify, judged by the
- * app's last read. Where the backend cannot tell whether the app changed during a read, all of it.
+ * app's last read; all of quietMs before a first read; unverifiedQuietMs where the backend
+ * cannot tell whether the app changed during a read.
  */
 export function quietBeforeRead(options: SettleOptions, lastRead: TreeSnapshot | undefined): number {
-  if (!lastRead || lastRead.changedWhileReading === undefined) return options.quietMs;
+  if (!lastRead) return options.quietMs;
+  if (lastRead.changedWhileReading === undefined) return options.unverifiedQuietMs;
   return Math.max(options.minQuietMs, Math.min(options.quietMs, options.quietMs - lastRead.elapsedMs));
 }
 

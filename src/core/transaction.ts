@@ -270,9 +270,11 @@ class Transaction {
     const app = await this.desktop.appForPid(pid, readProgress);
     if (!app) throw await unknownAppError(this.desktop, pid, readProgress);
     this.appName = app.name;
-    const frontmost = await this.desktop.frontmost(readProgress);
-    const cursor = await this.desktop.cursorPosition();
-    const snapshot = await this.desktop.snapshot(pid, this.options.snapshotLimits, readProgress);
+    const [frontmost, cursor, snapshot] = await Promise.all([
+      this.desktop.frontmost(readProgress),
+      this.desktop.cursorPosition(),
+      this.desktop.snapshot(pid, this.options.snapshotLimits, readProgress),
+    ]);
     this.before = { frontmost, cursor, snapshot };
     this.current = snapshot;
 

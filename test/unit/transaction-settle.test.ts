@@ -44,9 +44,9 @@ describe('quiet before a read', () => {
     assert.equal(quietBeforeRead(options, tree(200, false)), 10, 'a slow read: the floor');
   });
 
-  it('should wait all of it where reads cannot be verified, or nothing was read yet', () => {
-    const options = { ...DEFAULT_SETTLE, quietMs: 45, minQuietMs: 10 };
-    assert.equal(quietBeforeRead(options, tree(30)), 45, 'the backend does not report changes during a read');
+  it('should wait all of it before a first read, and the longer wait where reads cannot be verified', () => {
+    const options = { ...DEFAULT_SETTLE, quietMs: 45, minQuietMs: 10, unverifiedQuietMs: 150 };
     assert.equal(quietBeforeRead(options, undefined), 45);
+    assert.equal(quietBeforeRead(options, tree(30)), 150, 'the backend does not report changes during a read');
   });
 });
