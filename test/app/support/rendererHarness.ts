@@ -124,7 +124,9 @@ export async function openView(
         (globalThis as unknown as { __tandemFake: { responses: Record<string, unknown> } }).__tandemFake.responses[m as string] = v;
       }, [method, value] as const),
     async screenshot(name, shotOptions) {
-      const dir = join(repoRoot(), 'docs', 'screenshots');
+      // Under test-output/ (ignored by git) on every run; the pictures in docs/ change only on
+      // purpose: TANDEM_UPDATE_DOC_SCREENSHOTS=1 npm test.
+      const dir = process.env.TANDEM_UPDATE_DOC_SCREENSHOTS === '1' ? join(repoRoot(), 'docs', 'screenshots') : join(repoRoot(), 'test-output', 'screenshots');
       mkdirSync(dir, { recursive: true });
       const path = join(dir, `${name}.png`);
       await page.screenshot({ path, fullPage: shotOptions?.fullPage ?? false });
