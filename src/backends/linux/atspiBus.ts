@@ -137,12 +137,15 @@ export class AtspiBus {
       const address = String(reply.body[0] ?? '');
       if (!address || this.closed) return null;
       const client = await DbusClient.connect(address, DIRECT_CONNECT_TIMEOUT_MS);
-      // The app quit (or the socket broke): forget it, a later call asks again or uses the bus.
+      if (this.closed) {
+        client.close();
+        return null;
+      }
+      // The app quit (or the socket broke): forget the connection; a later call asks again.
+      const opened = this.direct.get(busName);
       client.onClose(() => {
-        if (this.direct.get(busName) === pending) this.direct.delete(busName);
+        if (this.direct.get(busName) === opened) this.direct.delete(busName);
       });
-      const pending = this.direct.get(busName);
-      if (this.closed) client.close();
       return client;
     } catch {
       // No socket of its own (GTK 4, Qt) or it would not answer: the bus serves.
