@@ -34,6 +34,9 @@ export class GuardSession {
   private engagedAnnounced = false;
   private releasing: Promise<void> | null = null;
   private watchdog: ReturnType<typeof setTimeout> | undefined;
+  private watchdogMs = 0;
+  /** Epoch ms at which the watchdog fires. */
+  private watchdogDeadline = Number.POSITIVE_INFINITY;
   private markReleased!: () => void;
   /** Resolves once the guard is down, whoever released it. */
   readonly whenReleased = new Promise<void>((resolve) => (this.markReleased = resolve));
@@ -60,17 +63,36 @@ export class GuardSession {
 
   /** @internal used by GuardPolicy */
   startWatchdog(watchdogMs: number): void {
-    this.watchdog = setTimeout(() => {
-      if (this.released) return;
-      this.watchdogFired = true;
-      const seconds = Math.round(watchdogMs / 100) / 10;
-      this.hooks.log(`watchdog: ${seconds} s passed, giving the keyboard and mouse back`);
-      this.controller.abort(
-        new TandemError('watchdog', `The ${seconds} s watchdog fired: the action took too long, so Tandem gave the keyboard and mouse back and stopped. Refresh the tree to see the app's state before retrying.`),
-      );
-      // Release now, not when the hung step unwinds: the person gets their input back on time.
-      void this.release('watchdog');
-    }, watchdogMs);
+    this.watchdogMs = watchdogMs;
+    this.watchdogDeadline = Date.now() + watchdogMs;
+    this.watchdog = setTimeout(() => this.fireWatchdog(), watchdogMs);
+  }
+
+  /**
+   * Fires the watchdog now if its time has come. Reads bounded by the same deadline can return
+   * (cut short) a moment before the watchdog's timer runs: a call must not then report success.
+   */
+  fireWatchdogIfDue(): void {
+    if (Date.now() >= this.watchdogDeadline) this.fireWatchdog();
+  }
+
+  /** @internal used by GuardPolicy.linger: milliseconds left before the watchdog, and its timer stopped. */
+  stopWatchdog(): number {
+    clearTimeout(this.watchdog);
+    return Math.max(0, this.watchdogDeadline - Date.now());
+  }
+
+  private fireWatchdog(): void {
+    if (this.released || this.controller.signal.aborted) return;
+    clearTimeout(this.watchdog);
+    this.watchdogFired = true;
+    const seconds = Math.round(this.watchdogMs / 100) / 10;
+    this.hooks.log(`watchdog: ${seconds} s passed, giving the keyboard and mouse back`);
+    this.controller.abort(
+      new TandemError('watchdog', `The ${seconds} s watchdog fired: the action took too long, so Tandem gave the keyboard and mouse back and stopped. Refresh the tree to see the app's state before retrying.`),
+    );
+    // Release now, not when the hung step unwinds: the person gets their input back on time.
+    void this.release('watchdog');
   }
 
   /** @internal the backend listener */
@@ -191,7 +213,9 @@ export class GuardPolicy implements GuardLinger {
   linger(session: GuardSession, ms: number, call: string): void {
     if (session.released) return;
     this.lingering = session;
-    const timer = setTimeout(() => void session.release('done'), ms);
+    // The call is over: the grace period ends at the watchdog's time at the latest, quietly (a
+    // watchdog firing now would mislabel a finished call).
+    const timer = setTimeout(() => void session.release('done'), Math.min(ms, session.stopWatchdog()));
     const onAbort = (): void => {
       clearTimeout(timer);
       if (session.escapePressed) this.lateEscape = { call, at: Date.now() };

@@ -350,6 +350,7 @@ class Transaction {
       await this.captureScreenshot(this.progress);
       await this.readAfter();
       await this.readHandoffTree();
+      session.fireWatchdogIfDue();
       throwIfAborted(this.progress);
       return null;
     } catch (error) {

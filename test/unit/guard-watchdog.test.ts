@@ -42,6 +42,56 @@ describe('guard: watchdog and engage/release policy', () => {
     assert.equal(policy.engaged, false);
   });
 
+  it('should report the watchdog when the last read returns past its time, before its timer could run', async () => {
+    fixture = await engineFixture(undefined, { watchdogMs: 80 });
+    const { engine, desktop } = fixture;
+    let clicked = false;
+    desktop.when('click', () => (clicked = true));
+    desktop.when('snapshot', () => {
+      // The read after the click keeps this thread busy past the deadline (as a long read cut
+      // short at the deadline does): the watchdog's timer cannot fire first.
+      if (!clicked) return;
+      const until = Date.now() + 120;
+      while (Date.now() < until) {
+        // busy
+      }
+    });
+    const result = await engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.equal(result.status, 'watchdog', 'not reported as a success');
+    assert.equal(result.watchdogFired, true);
+    assert.equal(desktop.guardEngaged, false);
+  });
+
+  it('should fire at once when asked after its time has passed', async () => {
+    const desktop = counterDesktop();
+    const policy = new GuardPolicy(desktop, 30);
+    const released: string[] = [];
+    const session = await policy.engage(createProgress({ timeoutMs: 1_000 }), { onEngaged: () => {}, onReleased: (r) => released.push(r), log: () => {} });
+    const until = Date.now() + 40;
+    while (Date.now() < until) {
+      // the timer cannot run
+    }
+    session.fireWatchdogIfDue();
+    assert.ok(isTandemError(session.signal.reason, 'watchdog'));
+    assert.equal(session.watchdogFired, true);
+    await session.whenReleased;
+    assert.deepEqual(released, ['watchdog']);
+  });
+
+  it("should end a grace period at the watchdog's time at the latest, quietly", async () => {
+    const desktop = counterDesktop();
+    const policy = new GuardPolicy(desktop, 60);
+    const released: string[] = [];
+    const session = await policy.engage(createProgress({ timeoutMs: 1_000 }), { onEngaged: () => {}, onReleased: (r) => released.push(r), log: () => {} });
+    const started = Date.now();
+    policy.linger(session, 10_000, 'act: clicked');
+    await session.whenReleased;
+    assert.ok(Date.now() - started < 1_000, 'not the 10 s grace period');
+    assert.deepEqual(released, ['done'], 'a finished call is not turned into a watchdog');
+    assert.equal(session.watchdogFired, false);
+    assert.equal(desktop.guardEngaged, false);
+  });
+
   it('should default to a 30 s watchdog', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     const desktop = counterDesktop();
