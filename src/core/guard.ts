@@ -154,16 +154,18 @@ async function safeRelease(backend: EngagedGuard, hooks: GuardHooks): Promise<vo
 
 /** An Esc pressed while a finished call's grace period still held the guard. */
 export interface LateEscape {
-  /** What the finished call did, e.g. 'click_and_traverse (clicked [PushButton] "OK" at 10,20)'. */
+  /** What the finished call did, e.g. 'click_and_traverse: clicked [PushButton] "OK" at 10,20'. */
   call: string;
-  at: number;
 }
+
+/** Longest late-Esc grace period: the guard outlives a call by it, and the overlay waits for it. */
+export const MAX_GRACE_MS = 10_000;
 
 /**
  * Owns the one guard a desktop can have. Engaging while engaged is a bug and throws, except
  * over a lingering grace period: the next engage waits for it to end.
  */
-export class GuardPolicy implements GuardLinger {
+export class GuardPolicy {
   private active: GuardSession | null = null;
   private lingering: GuardSession | null = null;
   private lateEscape: LateEscape | null = null;
@@ -210,6 +212,11 @@ export class GuardPolicy implements GuardLinger {
     return session;
   }
 
+  /**
+   * Keeps a finished call's guard up for `ms` more, so that a late Esc (the person saw something
+   * go wrong at the last moment) still counts, without holding back the call's answer. An Esc
+   * in that time releases the guard at once and is kept for takeLateEscape().
+   */
   linger(session: GuardSession, ms: number, call: string): void {
     if (session.released) return;
     this.lingering = session;
@@ -218,7 +225,7 @@ export class GuardPolicy implements GuardLinger {
     const timer = setTimeout(() => void session.release('done'), Math.min(ms, session.stopWatchdog()));
     const onAbort = (): void => {
       clearTimeout(timer);
-      if (session.escapePressed) this.lateEscape = { call, at: Date.now() };
+      if (session.escapePressed) this.lateEscape = { call };
     };
     session.signal.addEventListener('abort', onAbort, { once: true });
     void session.whenReleased.then(() => {
@@ -228,35 +235,22 @@ export class GuardPolicy implements GuardLinger {
     });
   }
 
+  /** Resolves when no grace period holds the guard. */
   async idle(): Promise<void> {
     while (this.lingering) await this.lingering.whenReleased;
   }
 
+  /** The Esc pressed during the last grace period, once: the next action must not run. */
   takeLateEscape(): LateEscape | null {
     const late = this.lateEscape;
     this.lateEscape = null;
     return late;
   }
 
+  /** Ends a grace period now (the engine is closing). */
   async endLinger(): Promise<void> {
     await this.lingering?.release('done');
   }
-}
-
-/** Where GuardPolicy keeps a finished call's grace period. */
-export interface GuardLinger {
-  /**
-   * Keeps a finished call's guard up for `ms` more, so that a late Esc (the person saw something
-   * go wrong at the last moment) still counts, without holding back the call's answer. An Esc
-   * in that time releases the guard at once and is kept for takeLateEscape().
-   */
-  linger(session: GuardSession, ms: number, call: string): void;
-  /** Resolves when no grace period holds the guard. */
-  idle(): Promise<void>;
-  /** The Esc pressed during the last grace period, once: the next action must not run. */
-  takeLateEscape(): LateEscape | null;
-  /** Ends a grace period now (the engine is closing). */
-  endLinger(): Promise<void>;
 }
 
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */

@@ -41,7 +41,7 @@ export const DEFAULT_SETTLE: SettleOptions = { quietMs: 45, minQuietMs: 10, unve
 export function quietBeforeRead(options: SettleOptions, lastRead: TreeSnapshot | undefined): number {
   if (!lastRead) return options.quietMs;
   if (lastRead.changedWhileReading === undefined) return options.unverifiedQuietMs;
-  return Math.max(options.minQuietMs, Math.min(options.quietMs, options.quietMs - lastRead.elapsedMs));
+  return Math.max(options.minQuietMs, options.quietMs - lastRead.elapsedMs);
 }
 
 /** Waits until pid is quiet enough to be read; `lastRead` is its latest tree (see quietBeforeRead). */

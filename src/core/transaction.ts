@@ -2,10 +2,11 @@
 //
 //   validate → resolve app → snapshot before (frontmost, cursor, tree) → guard engage →
 //   activate target → steps (checkpoint before and after each) → settle (quiet, then any
-//   process the steps launched) → handoff check → tree after ∥ screenshot (∥ the new window's
-//   tree) → diff → restore cursor and frontmost (always) → artifacts → CallResult, while the
-//   guard stays up until the grace period after the last step has passed (a late Esc still
-//   counts: it releases the guard at once and the next action is refused).
+//   process the steps launched) → handoff check → screenshot (encoded in the background) →
+//   tree after (read again if the app changed meanwhile) → the new window's tree → diff →
+//   restore cursor and frontmost (always) → artifacts → CallResult, while the guard stays up
+//   until the grace period after the last step has passed (a late Esc still counts: it
+//   releases the guard at once and the next action is refused).
 //
 // Errors before the guard is engaged are thrown (nothing was disturbed). From guard engage on,
 // failures are returned as a CallResult whose status says what happened, because the restore

@@ -11,14 +11,13 @@
 import { createDesktop } from '../backends/index.js';
 import type { Desktop } from '../core/desktop.js';
 import { Engine } from '../core/engine.js';
+import { MAX_GRACE_MS } from '../core/guard.js';
 import type { TandemEngine } from '../core/engineApi.js';
 import { TandemError } from '../core/errors.js';
 import { LazyDesktop } from './lazyDesktop.js';
 
 /** Longest watchdog a setting may ask for: the guard must always come back to the person. */
 const MAX_WATCHDOG_MS = 120_000;
-/** Longest late-Esc grace period a setting may ask for: the guard outlives the call by it. */
-const MAX_GRACE_MS = 10_000;
 
 /** Reads a positive whole number of milliseconds from the environment, or undefined when unset. */
 export function millisecondsFromEnv(env: NodeJS.ProcessEnv, name: string, max: number): number | undefined {

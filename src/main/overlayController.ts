@@ -1,11 +1,12 @@
 // The "AI is acting" overlay: one full-screen, click-through, always-on-top, transparent window
 // per display, shown exactly while the engine's input guard is engaged. Two rules shape it:
-// an overlay never outlives its guard (it also hides shortly after the call finishes, whatever
-// events were missed: the guard may outlive the answer by the late-Esc grace period, and the
-// overlay must stay while it does), and the guard never depends on the overlay (every failure here is logged and
-// swallowed — the engine's transaction does not wait for us).
+// an overlay never outlives its guard (it also hides after the call finishes, whatever events
+// were missed, once the longest grace period the guard may outlive the answer by has passed),
+// and the guard never depends on the overlay (every failure here is logged and swallowed — the
+// engine's transaction does not wait for us).
 
 import type { TandemEngine } from '../core/engineApi.js';
+import { MAX_GRACE_MS } from '../core/guard.js';
 import type { ElectronApi, WindowLike } from './electronApi.js';
 import type { OverlayState } from '../shared/types.js';
 import type { RendererPage } from './windows.js';
@@ -16,8 +17,11 @@ export interface OverlayOptions {
   log: (message: string) => void;
 }
 
-/** After call-finished, how long the overlay waits for the guard's own release (a grace period is 200 ms). */
-export const RELEASE_FALLBACK_MS = 1_000;
+/**
+ * After call-finished, how long the overlay waits for the guard's own release: the guard may
+ * outlive the answer by a late-Esc grace period (200 ms by default, MAX_GRACE_MS at most).
+ */
+export const RELEASE_FALLBACK_MS = MAX_GRACE_MS + 1_000;
 
 export class OverlayController {
   private windows: WindowLike[] = [];
