@@ -93,6 +93,14 @@ export interface Desktop {
   launchedSince(pid: number, sinceMs: number, progress: Progress): Promise<RunningApp[]>;
 
   // — synthetic input (must pass through the guard) —
+  //
+  // Paced input (the "act means consumed" contract of DESIGN.md): each of these resolves only
+  // once the app receiving the input has handled every event it was sent, and never keeps more
+  // than a small window of events in flight. When progress is aborted (Esc, watchdog, client
+  // cancel) it sends nothing more, waits (bounded) for what is in flight to be handled, then
+  // rejects with the abort reason: after the rejection no further synthetic event reaches any
+  // app. An app that stops taking in its input rejects with 'not-responding' (details: how much
+  // was taken in). Long typing calls progress.reportInput(done, total) as the app takes it in.
   click(point: Point, options: ClickOptions, progress: Progress): Promise<void>;
   pressKey(key: KeyName, modifiers: Modifier[], progress: Progress): Promise<void>;
   typeText(text: string, progress: Progress): Promise<void>;

@@ -49,6 +49,15 @@ export interface StepEvent {
   label: string;
 }
 
+/** Long typing: how many characters of the current step the app has taken in so far. */
+export interface InputProgressEvent {
+  callId: number;
+  /** The step being run (0-based). */
+  index: number;
+  done: number;
+  total: number;
+}
+
 export interface CallFinishedEvent {
   callId: number;
   clientId?: string;
@@ -60,6 +69,7 @@ export interface EngineEventMap {
   'guard-engaged': GuardEngagedEvent;
   'guard-released': GuardReleasedEvent;
   step: StepEvent;
+  'input-progress': InputProgressEvent;
   'call-finished': CallFinishedEvent;
   log: { callId?: number; message: string };
 }

@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'bad-input' // the request is malformed: say what to send instead
   | 'unknown-app' // no such pid / app identifier
   | 'app-gone' // the target process exited during the call
+  | 'not-responding' // the app did not take in the input it was sent (hung or far too busy); details say how much it took
+  | 'guard-lost' // the input guard stopped holding the person's input during a call (worker died, tap disabled): nothing more is sent
   | 'not-found' // element query matched nothing
   | 'stale-element' // element_index no longer valid
   | 'unsupported' // the backend or the element cannot do this

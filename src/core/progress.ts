@@ -9,12 +9,18 @@ export interface Progress {
   /** Epoch milliseconds after which the operation must give up. */
   readonly deadline: number;
   log(message: string): void;
+  /**
+   * Long input (typing) reports how far it got: `done` of `total` units have been taken in by
+   * the app. Optional: callers that do not show progress leave it out.
+   */
+  reportInput?(done: number, total: number): void;
 }
 
 export function createProgress(options: {
   signal?: AbortSignal;
   timeoutMs: number;
   log?: (message: string) => void;
+  reportInput?: (done: number, total: number) => void;
   now?: () => number;
 }): Progress {
   const now = options.now ?? Date.now;
@@ -22,6 +28,7 @@ export function createProgress(options: {
     signal: options.signal ?? new AbortController().signal,
     deadline: now() + options.timeoutMs,
     log: options.log ?? (() => {}),
+    ...(options.reportInput ? { reportInput: options.reportInput } : {}),
   };
 }
 
@@ -31,6 +38,7 @@ export function withTimeout(parent: Progress, timeoutMs: number, now: () => numb
     signal: parent.signal,
     deadline: Math.min(parent.deadline, now() + timeoutMs),
     log: parent.log,
+    ...(parent.reportInput ? { reportInput: parent.reportInput } : {}),
   };
 }
 

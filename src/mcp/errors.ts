@@ -10,6 +10,8 @@ const GUIDANCE: Record<ErrorCode, string> = {
   'bad-input': 'Fix the arguments as described and call again.',
   'unknown-app': 'Use a pid from list_applications. To start an app, call open_application_and_traverse with its exact name, bundle/desktop id or path.',
   'app-gone': 'The app quit. Open it again with open_application_and_traverse and use the new pid.',
+  'not-responding': 'The app stopped taking in input (it may be hung or very busy); nothing more was sent. Call refresh_traversal {pid} in a few seconds to see what it received before trying again.',
+  'guard-lost': "Tandem could no longer hold the person's keyboard and mouse, so it stopped: nothing more was sent. Call refresh_traversal {pid} to see the state; if it repeats, ask the person to run `tandem doctor`.",
   'not-found': 'Call refresh_traversal {pid} and grep the tree file for the exact text, then retry with that text, its element_index, or its x/y/width/height.',
   'stale-element': 'That element_index is from an older tree. Call refresh_traversal {pid} and use the index from the new file, or target the element by its text.',
   unsupported: 'This element or platform cannot do that: try a different tool (e.g. click_and_traverse instead of press_ax_and_traverse).',
