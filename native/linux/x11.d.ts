@@ -134,6 +134,7 @@ declare module 'x11' {
     GetModifierMapping(callback: XCallback<number[][]>): void;
     GetInputFocus(callback: XCallback<{ focus: number; revertTo: number }>): void;
     CreateWindow(id: number, parent: number, x: number, y: number, width: number, height: number, borderWidth?: number, depth?: number, windowClass?: number, visual?: number, values?: Record<string, number>): void;
+    ChangeWindowAttributes(window: number, values: Record<string, number>): void;
     MapWindow(window: number): void;
     DestroyWindow(window: number): void;
     ChangeProperty(mode: number, window: number, property: number, type: number, format: 8 | 16 | 32, data: Buffer | number[] | string): void;

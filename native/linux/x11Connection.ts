@@ -17,6 +17,8 @@ export class X11Connection {
   private readonly pending = new Set<(error: Error) => void>();
   private readonly atomCache = new Map<string, number>();
   private readonly eventListeners = new Set<(event: XEvent) => void>();
+  /** Events this connection selected on the root window (a client has one mask per window). */
+  private rootEventMask = 0;
 
   private constructor(
     readonly client: XClient,
@@ -146,6 +148,17 @@ export class X11Connection {
     if (!reply || reply.format !== 8) return '';
     const utf8 = await this.atom('UTF8_STRING');
     return reply.data.toString(reply.type === utf8 ? 'utf8' : 'latin1');
+  }
+
+  /**
+   * Adds event types to what this connection selects on the root window. Everyone who selects
+   * root events on this connection goes through here: a second ChangeWindowAttributes with its
+   * own mask would replace the first.
+   */
+  addRootEventMask(bits: number): void {
+    if ((this.rootEventMask & bits) === bits) return;
+    this.rootEventMask |= bits;
+    this.client.ChangeWindowAttributes(this.root, { eventMask: this.rootEventMask });
   }
 
   onEvent(listener: (event: XEvent) => void): () => void {

@@ -33,6 +33,8 @@ export interface CallResult {
   /** The diff text (actions) — kept in memory for the feed; the model reads the file. */
   diff?: string;
   appSwitch?: AppSwitch;
+  /** Processes the steps started that were still running without a window when the call ended. */
+  launched?: Array<{ pid: number; app: string }>;
   /** Tree text of the app that took the front, when a handoff happened. */
   handoffTree?: string;
   /** Steps actually completed, in order, with what was done ("scrolled 6 lines to reach …"). */

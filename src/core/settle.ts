@@ -25,13 +25,17 @@ export interface SettleOptions {
   capMs: number;
   /** Fixed wait when the backend cannot observe events ('unsupported'). Default 300 ms. */
   fallbackMs: number;
-  /** Longest wait for a window from a process the action launched. Default 3 000 ms. */
+  /**
+   * Longest wait for a window from a process the action launched. Default 6 000 ms: a GTK
+   * dialog (zenity) maps in 0.1–0.3 s warm, but a cold start on a loaded machine was seen
+   * past 3 s. A process that shows no window by then is still named in the answer.
+   */
   launchCapMs: number;
   /** How often a launched process is checked for a window. Default 25 ms. */
   launchPollMs: number;
 }
 
-export const DEFAULT_SETTLE: SettleOptions = { quietMs: 45, minQuietMs: 10, unverifiedQuietMs: 150, capMs: 1_500, fallbackMs: 300, launchCapMs: 3_000, launchPollMs: 25 };
+export const DEFAULT_SETTLE: SettleOptions = { quietMs: 45, minQuietMs: 10, unverifiedQuietMs: 150, capMs: 1_500, fallbackMs: 300, launchCapMs: 6_000, launchPollMs: 25 };
 
 /**
  * The quiet to wait for before reading: quietMs less what the read will verify, judged by the
@@ -53,30 +57,40 @@ export async function settle(desktop: Desktop, pid: number, options: SettleOptio
   return outcome;
 }
 
-export type LaunchOutcome = 'none' | 'window' | 'exited' | 'cap';
+/** What became of the processes an action launched. */
+export interface LaunchOutcome {
+  kind: 'none' | 'window' | 'exited' | 'cap';
+  /** The launched processes still running when the wait ended. */
+  running: RunningApp[];
+  /** A window one of them mapped (kind 'window'), active or not yet. */
+  window?: { pid: number; app: string; windowId: number };
+}
 
 /**
  * When the action started other processes (a helper window, a browser for a link), waits until
- * one of them shows a window or is in front, until all of them have exited, or launchCapMs.
- * Costs one question to the backend when nothing was launched.
+ * one of them maps a window (the window manager need not have made it active yet), until all
+ * of them have exited, or launchCapMs. Costs one question to the backend when nothing was
+ * launched. Call it once the app has handled the action's input (paced input guarantees that):
+ * a busy app runs its click handler, and starts the process, only then.
  */
 export async function waitForLaunches(desktop: Desktop, pid: number, sinceMs: number, options: SettleOptions, progress: Progress): Promise<LaunchOutcome> {
   let launched = await desktop.launchedSince(pid, sinceMs, progress);
-  if (launched.length === 0) return 'none';
+  if (launched.length === 0) return { kind: 'none', running: [] };
   const names = (apps: RunningApp[]): string => apps.map((app) => `${app.name} (pid ${app.pid})`).join(', ');
   progress.log(`the action started ${names(launched)}: waiting up to ${options.launchCapMs} ms for a window`);
   const giveUpAt = Math.min(Date.now() + options.launchCapMs, progress.deadline);
   for (;;) {
-    const pids = new Set(launched.map((app) => app.pid));
+    const byPid = new Map(launched.map((app) => [app.pid, app]));
     const [front, windows] = await Promise.all([desktop.frontmost(progress), desktop.windows(undefined, progress)]);
-    if ((front && pids.has(front.pid)) || windows.some((window) => pids.has(window.pid))) return 'window';
+    const shown = front && front.windowId !== undefined && byPid.has(front.pid) ? { pid: front.pid, windowId: front.windowId } : windows.find((window) => byPid.has(window.pid));
+    if (shown) return { kind: 'window', running: launched, window: { pid: shown.pid, app: byPid.get(shown.pid)!.name, windowId: shown.windowId } };
     if (Date.now() >= giveUpAt) {
       progress.log(`${names(launched)} showed no window within ${options.launchCapMs} ms; going on`);
-      return 'cap';
+      return { kind: 'cap', running: launched };
     }
     await sleep(Math.min(options.launchPollMs, Math.max(0, giveUpAt - Date.now())), progress);
     throwIfAborted(progress);
     launched = await desktop.launchedSince(pid, sinceMs, progress);
-    if (launched.length === 0) return 'exited';
+    if (launched.length === 0) return { kind: 'exited', running: [] };
   }
 }

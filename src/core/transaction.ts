@@ -19,13 +19,14 @@ import { SnapshotCache, refind, resolveIndexed, staleIndexError } from './elemen
 import type { ActRequest, EngineEventMap, EngineEventName } from './engineApi.js';
 import { TandemError, isTandemError, toTandemError } from './errors.js';
 import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type GuardSession } from './guard.js';
+import { DEFAULT_PACING } from './inputPacing.js';
 import { normalizeKey, normalizeModifiers } from './keys.js';
 import type { ElementNode, Frontmost, Point, Screenshot, TreeSnapshot } from './model.js';
 import { createProgress, sleep, throwIfAborted, type Progress } from './progress.js';
 import { elementAtPoint, findElement } from './query.js';
 import { describeStep, movesFocus, predictDestinations, redactStep, secureForEvents, shownText, type Destination } from './redact.js';
 import type { AppSwitch, CallResult, CallStatus } from './result.js';
-import { settle, waitForLaunches, type SettleOptions } from './settle.js';
+import { settle, waitForLaunches, type LaunchOutcome, type SettleOptions } from './settle.js';
 import { centreOf, estimateBounds, scrollIntoView } from './scrollIntoView.js';
 import { stepVerb, type ElementQuery, type Step } from './steps.js';
 import { formatElementLabel, formatTree } from './treeFormat.js';
@@ -56,11 +57,19 @@ export interface CallInfo {
   signal?: AbortSignal;
 }
 
-/** How long an interrupted step may still finish so that it is reported as done. */
-const LATE_STEP_MS = 250;
+/**
+ * How long an interrupted step may still finish — so that it is reported as done, and so that
+ * an input step can drain what it had in flight (DEFAULT_PACING.drainCapMs) before the answer:
+ * after a `cancelled` answer, nothing more reaches the app.
+ */
+const INTERRUPTED_STEP_MS = DEFAULT_PACING.drainCapMs + 250;
 
 /** Longest any restore/cleanup primitive may take once the action itself is over. */
 const CLEANUP_TIMEOUT_MS = 5_000;
+
+/** How long a launched process's window may wait for its app to join the accessibility bus. */
+const HANDOFF_REGISTER_MS = 2_000;
+const HANDOFF_REGISTER_POLL_MS = 25;
 
 /** Times a tree is read again because the app changed while it was being read. */
 export const MAX_REREADS = 2;
@@ -211,6 +220,8 @@ class Transaction {
   private diff: TreeDiff | null = null;
   private appExited = false;
   private handoff: { frontmost: Frontmost; snapshot: TreeSnapshot | null } | null = null;
+  /** Processes the steps started that showed no window (named in the answer). */
+  private launchedWithoutWindow: LaunchOutcome['running'] = [];
   private screenshot: Screenshot | undefined;
   /** The screenshot as a PNG with the crosshair, encoding since it was captured. */
   private screenshotPng: Promise<Buffer> | undefined;
@@ -342,9 +353,11 @@ class Transaction {
       this.graceEndsAt = this.options.now() + this.options.graceMs;
       await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress, this.current));
       // A window another process is opening (the steps launched it) is the next thing the
-      // model must see: wait for it before looking for a handoff.
-      await this.step(waitForLaunches(this.desktop, this.request.pid, stepsStartedAt, this.options.settle, this.progress));
-      await this.checkHandoff();
+      // model must see: wait for it before looking for a handoff. Paced input means the app has
+      // handled the steps' input by now, so a busy app's click handler has run.
+      const launches = await this.step(waitForLaunches(this.desktop, this.request.pid, stepsStartedAt, this.options.settle, this.progress));
+      if (launches.kind === 'cap') this.launchedWithoutWindow = launches.running;
+      await this.checkHandoff(launches);
       // The screenshot first: the app is settled, and its PNG is encoded (in sharp's threads)
       // while the trees are read. The reads run one after the other: they are bound by the CPU
       // the app, the display server and we share (in parallel they took longer than in a row).
@@ -386,7 +399,7 @@ class Transaction {
       return await this.step(running);
     } catch (error) {
       if (this.abort.signal.aborted) {
-        const late = await bounded(running, LATE_STEP_MS, 'the interrupted step').catch(() => null);
+        const late = await bounded(running, INTERRUPTED_STEP_MS, 'the interrupted step').catch(() => null);
         if (late !== null) this.stepsDone.push(late);
       }
       throw error;
@@ -419,18 +432,37 @@ class Transaction {
     this.diff = diffTrees(this.before.snapshot.elements, this.after.elements);
   }
 
-  /** Another process in front now (a launched app, another process's dialog) is a handoff. */
-  private async checkHandoff(): Promise<void> {
+  /**
+   * Another process in front now (a launched app, another process's dialog) is a handoff; so is
+   * a window a launched process has mapped that the window manager has not made active yet.
+   */
+  private async checkHandoff(launches: LaunchOutcome): Promise<void> {
     const now = await this.step(this.desktop.frontmost(this.progress));
-    if (!now || now.pid === this.request.pid || now.pid === this.before.frontmost?.pid) return;
-    this.log(`${now.app} (pid ${now.pid}) took the front: reading its tree`);
-    this.handoff = { frontmost: now, snapshot: null };
+    if (now && now.pid !== this.request.pid && now.pid !== this.before.frontmost?.pid) {
+      this.log(`${now.app} (pid ${now.pid}) took the front: reading its tree`);
+      this.handoff = { frontmost: now, snapshot: null };
+      return;
+    }
+    if (launches.window) {
+      const { pid, app, windowId } = launches.window;
+      this.log(`${app} (pid ${pid}), started by the action, mapped a window that is not in front yet: reading its tree`);
+      this.handoff = { frontmost: { pid, app, windowId }, snapshot: null };
+    }
+  }
+
+  /** A window can map a moment before its app has joined the accessibility bus: wait for it, briefly. */
+  private async waitUntilReadable(pid: number): Promise<void> {
+    const giveUpAt = Math.min(this.options.now() + HANDOFF_REGISTER_MS, this.progress.deadline);
+    while (!(await this.step(this.desktop.appForPid(pid, this.progress))) && this.options.now() < giveUpAt) {
+      await sleep(HANDOFF_REGISTER_POLL_MS, this.progress);
+    }
   }
 
   private async readHandoffTree(): Promise<void> {
     if (!this.handoff) return;
     const { pid } = this.handoff.frontmost;
     try {
+      await this.waitUntilReadable(pid);
       this.handoff.snapshot = await this.step(this.desktop.snapshot(pid, this.options.snapshotLimits, this.progress));
     } catch (error) {
       if (this.abort.signal.aborted) throw error;
@@ -729,6 +761,7 @@ class Transaction {
       diff: this.diff ? formatDiff(this.diff) : undefined,
       appSwitch,
       handoffTree,
+      ...(this.launchedWithoutWindow.length ? { launched: this.launchedWithoutWindow.map(({ pid, name }) => ({ pid, app: name })) } : {}),
       stepsDone: [...this.stepsDone],
       stepsTotal: this.steps.length,
       humanInputBlocked: this.session?.humanInputBlocked ?? 0,

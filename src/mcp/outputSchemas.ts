@@ -19,6 +19,10 @@ export const callResultOutput = z.object({
     .object({ pid: z.number(), app: z.string(), file: z.string().optional() })
     .optional()
     .describe('Another app took the front (a dialog, a launched app): act on this pid next.'),
+  launched: z
+    .array(z.object({ pid: z.number(), app: z.string() }))
+    .optional()
+    .describe('Processes the action started that showed no window yet: refresh_traversal their pid later.'),
   steps: z.array(z.string()).describe('Steps completed, in order.'),
   steps_total: z.number(),
   human_input_blocked: z.number().describe("The person's key/pointer events held back during the call."),

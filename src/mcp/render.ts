@@ -38,6 +38,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     output.app_switch = { pid: result.appSwitch.pid, app: result.appSwitch.app };
     if (result.appSwitch.file) output.app_switch.file = result.appSwitch.file;
   }
+  if (result.launched?.length) output.launched = result.launched.map(({ pid, app }) => ({ pid, app }));
   if (result.truncated) output.truncated = result.truncated;
   const hint = hintFor(result);
   if (hint) output.hint = hint;
@@ -110,6 +111,13 @@ function appSwitchText(result: CallResult): string | undefined {
   return `pid ${appSwitch.pid} app ${quoteText(appSwitch.app)}${file} — this app is now in front: act on pid ${appSwitch.pid} next (its tree follows)`;
 }
 
+function launchedText(result: CallResult): string | undefined {
+  if (!result.launched?.length) return undefined;
+  return result.launched
+    .map(({ pid, app }) => `pid ${pid} app ${quoteText(app)} started but has no window yet: call refresh_traversal {"pid": ${pid}} in a moment`)
+    .join('; ');
+}
+
 /** The `key: value` summary lines, in reading order; undefined values are left out. */
 export function summaryLines(result: CallResult): string[] {
   const lines: string[] = [];
@@ -129,6 +137,7 @@ export function summaryLines(result: CallResult): string[] {
   lines.push(...textChangeLines(result));
   add('visible_elements', result.visibleElements);
   add('app_switch', appSwitchText(result));
+  add('launched', launchedText(result));
   add('steps', stepsText(result));
   if (result.humanInputBlocked > 0) add('human_input_blocked', `${result.humanInputBlocked} key/pointer events from the person were held back`);
   if (result.watchdogFired) add('watchdog', 'fired: control was given back to the person before the action finished');

@@ -34,7 +34,7 @@ export class X11Display implements X11Primitives {
   ) {
     this.windowsApi = new X11Windows(connection, resources);
     this.capture = new X11Capture(connection, this.windowsApi, composite);
-    this.input = xtest ? new X11Input(connection, xtest) : null;
+    this.input = xtest ? new X11Input(connection, xtest, this.windowsApi) : null;
   }
 
   static async open(options: { display?: string }): Promise<X11Display> {

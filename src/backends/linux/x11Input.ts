@@ -1,9 +1,15 @@
 // Synthetic pointer and keyboard input over XTEST. The XTEST devices are not the human's, so
 // this input passes while the guard (xinputGuard.ts) holds the human's devices.
+//
+// Input is paced (core/inputPacing.ts): a few events at a time, each batch followed by a
+// _NET_WM_PING to the client receiving it (x11WmPing.ts), the next batch only once all but a
+// small window has been handled. So an `ok` means the app handled everything, a cancel leaves
+// nothing behind, and a server killed mid-typing leaves no backlog in the X server or the app.
 
 import type { XTestExtension } from 'x11';
 import type { ClickOptions, MouseButton } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
+import { DEFAULT_PACING, InputPacer, type PacingOptions } from '../../core/inputPacing.js';
 import { normalizeKey } from '../../core/keys.js';
 import type { Modifier, Point } from '../../core/model.js';
 import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
@@ -20,29 +26,46 @@ import {
   type KeyStroke,
   type RemapBatch,
 } from './x11Keys.js';
+import { X11WmPing, type ReceiverGroup } from './x11WmPing.js';
+import type { X11Windows } from './x11Windows.js';
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 const SCROLL_BUTTONS = { up: 4, down: 5, left: 6, right: 7 } as const;
 
-/** Clients learn a changed keymap asynchronously: typing before they did yields the old symbols. */
+/**
+ * Without a ping answer to wait for (fixed pace), clients learn a changed keymap asynchronously:
+ * typing before they did yields the old symbols…
+ */
 const REMAP_SETTLE_MS = 30;
 /** …and they translate keys lazily, so the borrowed keycodes stay mapped a little after typing. */
 const RESTORE_DELAY_MS = 50;
-/** A click that moves focus needs this long before keys reach the new focus owner. */
+/** A click that moves focus to another client needs this long before keys reach it (the window manager moves the X focus). */
 const FOCUS_SETTLE_MS = 20;
-/** Keys sent between two abort checks (and round trips). */
-const CHUNK = 16;
+/**
+ * Keystrokes per batch. With DEFAULT_PACING's three batches in flight, at most 24 characters
+ * are ever on their way; a GTK 3 entry takes in 8 characters in ~10 ms, longer than the ping's
+ * round trip, so the app never waits for us.
+ */
+const KEYS_PER_BATCH = 8;
+/** Wheel clicks per batch. */
+const WHEEL_CLICKS_PER_BATCH = 5;
 /** Core MappingNotify: sent to every client when the keyboard mapping changes. */
 const MAPPING_NOTIFY = 34;
+
+type Stroke = KeyStroke & { shiftKeycode: number | null };
 
 export class X11Input {
   private lastClickAt = 0;
   private cachedKeymap: Promise<Keymap> | null = null;
+  private readonly ping: X11WmPing;
 
   constructor(
     private readonly connection: X11Connection,
     private readonly xtest: XTestExtension,
+    windows: X11Windows,
+    private readonly pacing: PacingOptions = DEFAULT_PACING,
   ) {
+    this.ping = new X11WmPing(connection, windows);
     connection.onEvent((event) => {
       if ((event.type & 0x7f) === MAPPING_NOTIFY) this.cachedKeymap = null;
     });
@@ -55,15 +78,20 @@ export class X11Input {
   async click(point: Point, options: ClickOptions, progress: Progress): Promise<void> {
     throwIfAborted(progress);
     const button = BUTTONS[options.button];
-    const keymap = options.modifiers.length ? await this.keymap() : null;
-    await this.withModifiers(keymap, options.modifiers, progress, async () => {
-      this.moveTo(point);
-      for (let press = 0; press < options.count; press++) {
-        this.xtest.FakeInput(this.xtest.ButtonPress, button, 0, this.connection.root, 0, 0);
-        this.xtest.FakeInput(this.xtest.ButtonRelease, button, 0, this.connection.root, 0, 0);
-      }
-    });
+    const modifiers = options.modifiers.length ? this.modifierKeycodes(await this.keymap(), options.modifiers, progress) : [];
+    const pacer = this.pacer(await this.ping.pointerReceivers(point), progress, 1);
+    // One batch: the modifiers are pressed and released around the click whatever happens next.
+    await pacer.send(1, () =>
+      this.withModifiers(modifiers, () => {
+        this.moveTo(point);
+        for (let press = 0; press < options.count; press++) {
+          this.xtest.FakeInput(this.xtest.ButtonPress, button, 0, this.connection.root, 0, 0);
+          this.xtest.FakeInput(this.xtest.ButtonRelease, button, 0, this.connection.root, 0, 0);
+        }
+      }),
+    );
     this.lastClickAt = Date.now();
+    await pacer.finish();
   }
 
   async pressKey(key: string, modifiers: Modifier[], progress: Progress): Promise<void> {
@@ -71,8 +99,10 @@ export class X11Input {
     const keysym = keysymForKey(normalizeKey(key));
     const keymap = await this.keymap();
     await this.waitForFocus(progress);
-    await this.withRemap(keymap, [keysym], progress, async (strokeFor) => {
-      await this.withModifiers(keymap, modifiers, progress, async () => this.tap(strokeFor(keysym)));
+    const pacer = this.pacer(await this.ping.keyReceivers(), progress, 1);
+    const held = this.modifierKeycodes(keymap, modifiers, progress);
+    await this.withRemap(keymap, [keysym], pacer, progress, async (strokeFor) => {
+      await pacer.send(1, () => this.withModifiers(held, () => this.tap(strokeFor(keysym))));
     });
   }
 
@@ -82,13 +112,15 @@ export class X11Input {
     if (!keysyms.length) return;
     const keymap = await this.keymap();
     await this.waitForFocus(progress);
+    const pacer = this.pacer(await this.ping.keyReceivers(), progress, keysyms.length);
     const spareCount = keymap.spareKeycodes().length;
     for (const segment of segmentsForSpareKeycodes(keymap, keysyms, Math.max(1, spareCount))) {
-      await this.withRemap(keymap, segment, progress, async (strokeFor) => {
-        for (let start = 0; start < segment.length; start += CHUNK) {
-          throwIfAborted(progress);
-          for (const keysym of segment.slice(start, start + CHUNK)) this.tap(strokeFor(keysym));
-          await this.connection.sync();
+      await this.withRemap(keymap, segment, pacer, progress, async (strokeFor) => {
+        for (let start = 0; start < segment.length; start += KEYS_PER_BATCH) {
+          const batch = segment.slice(start, start + KEYS_PER_BATCH);
+          await pacer.send(batch.length, () => {
+            for (const keysym of batch) this.tap(strokeFor(keysym));
+          });
         }
       });
     }
@@ -97,18 +129,33 @@ export class X11Input {
   /** Positive deltaY scrolls content down (wheel towards the user); positive deltaX right. */
   async scroll(point: Point, deltaX: number, deltaY: number, progress: Progress): Promise<void> {
     throwIfAborted(progress);
-    this.moveTo(point);
-    const steps: number[] = [
-      ...new Array<number>(Math.abs(Math.round(deltaY))).fill(deltaY > 0 ? SCROLL_BUTTONS.down : SCROLL_BUTTONS.up),
-      ...new Array<number>(Math.abs(Math.round(deltaX))).fill(deltaX > 0 ? SCROLL_BUTTONS.right : SCROLL_BUTTONS.left),
-    ];
-    for (const button of steps) {
-      throwIfAborted(progress);
-      this.xtest.FakeInput(this.xtest.ButtonPress, button, 0, this.connection.root, 0, 0);
-      this.xtest.FakeInput(this.xtest.ButtonRelease, button, 0, this.connection.root, 0, 0);
-      await this.connection.sync();
+    const clicks = (count: number, positive: number, negative: number): Array<{ button: number; count: number }> =>
+      count === 0 ? [] : [{ button: count > 0 ? positive : negative, count: Math.abs(Math.round(count)) }];
+    // Counted, never expanded into one entry per click: the amount is bounded at the MCP
+    // boundary, but nothing here is allocated in proportion to it.
+    const runs = [...clicks(deltaY, SCROLL_BUTTONS.down, SCROLL_BUTTONS.up), ...clicks(deltaX, SCROLL_BUTTONS.right, SCROLL_BUTTONS.left)];
+    const total = runs.reduce((sum, run) => sum + run.count, 0);
+    const pacer = this.pacer(await this.ping.pointerReceivers(point), progress, total);
+    await pacer.send(0, () => this.moveTo(point));
+    for (const run of runs) {
+      for (let done = 0; done < run.count; done += WHEEL_CLICKS_PER_BATCH) {
+        const batch = Math.min(WHEEL_CLICKS_PER_BATCH, run.count - done);
+        await pacer.send(batch, () => {
+          for (let i = 0; i < batch; i++) {
+            this.xtest.FakeInput(this.xtest.ButtonPress, run.button, 0, this.connection.root, 0, 0);
+            this.xtest.FakeInput(this.xtest.ButtonRelease, run.button, 0, this.connection.root, 0, 0);
+          }
+        });
+      }
     }
-    await this.connection.sync();
+    await pacer.finish();
+  }
+
+  /** A paced stream to `receivers`; where none answers pings, a fixed pace, said once in the log. */
+  private pacer(receivers: ReceiverGroup[], progress: Progress, total: number): InputPacer & { confirmed: boolean } {
+    const confirmed = receivers.length > 0;
+    if (!confirmed) progress.log('the window receiving the input does not answer _NET_WM_PING: input is sent at a fixed pace, not paced by what the app has taken in');
+    return Object.assign(new InputPacer(this.ping.barrier(receivers), progress, total, this.pacing), { confirmed });
   }
 
   /** The keyboard mapping, cached until the server announces a change (MappingNotify). */
@@ -128,7 +175,7 @@ export class X11Input {
     return new Keymap(min, rows);
   }
 
-  private tap(stroke: KeyStroke & { shiftKeycode: number | null }): void {
+  private tap(stroke: Stroke): void {
     const { KeyPress, KeyRelease } = this.xtest;
     const root = this.connection.root;
     const shift = stroke.shift ? stroke.shiftKeycode : null;
@@ -138,39 +185,36 @@ export class X11Input {
     if (shift) this.xtest.FakeInput(KeyRelease, shift, 0, root, 0, 0);
   }
 
-  /** Presses the modifiers, runs `act`, then releases them in reverse order whatever happened. */
-  private async withModifiers(keymap: Keymap | null, modifiers: readonly Modifier[], progress: Progress, act: () => Promise<void> | void): Promise<void> {
+  /** Keycodes of the modifiers this keyboard has (one without a key is logged and left out). */
+  private modifierKeycodes(keymap: Keymap, modifiers: readonly Modifier[], progress: Progress): number[] {
     const keycodes: number[] = [];
     for (const modifier of modifiers) {
-      const keycode = keymap ? modifierKeycode(keymap, modifier) : null;
-      if (keycode === null) {
-        progress.log(`The ${modifier} modifier has no key on X11; sent without it.`);
-        continue;
-      }
-      keycodes.push(keycode);
+      const keycode = modifierKeycode(keymap, modifier);
+      if (keycode === null) progress.log(`The ${modifier} modifier has no key on X11; sent without it.`);
+      else keycodes.push(keycode);
     }
+    return keycodes;
+  }
+
+  /** Writes the modifier presses, `act`'s events, then the releases in reverse order, in one go. */
+  private withModifiers(keycodes: readonly number[], act: () => void): void {
     const { KeyPress, KeyRelease } = this.xtest;
     const root = this.connection.root;
+    for (const keycode of keycodes) this.xtest.FakeInput(KeyPress, keycode, 0, root, 0, 0);
     try {
-      for (const keycode of keycodes) this.xtest.FakeInput(KeyPress, keycode, 0, root, 0, 0);
-      await act();
+      act();
     } finally {
       for (const keycode of [...keycodes].reverse()) this.xtest.FakeInput(KeyRelease, keycode, 0, root, 0, 0);
-      await this.connection.sync();
     }
   }
 
   /**
    * Runs `act` with every keysym of `keysyms` reachable: characters the layout lacks are put on
-   * spare keycodes in one batch, given time to reach the clients, and the layout is restored
-   * afterwards whatever happened.
+   * spare keycodes in one batch, and the layout is restored afterwards whatever happened — once
+   * the app has handled every key typed with it (the pacer's finish), so no key is translated
+   * with the wrong layout. `act` ends with everything sent; this waits for it to be handled.
    */
-  private async withRemap(
-    keymap: Keymap,
-    keysyms: readonly number[],
-    progress: Progress,
-    act: (strokeFor: (keysym: number) => KeyStroke & { shiftKeycode: number | null }) => Promise<void>,
-  ): Promise<void> {
+  private async withRemap(keymap: Keymap, keysyms: readonly number[], pacer: InputPacer & { confirmed: boolean }, progress: Progress, act: (strokeFor: (keysym: number) => Stroke) => Promise<void>): Promise<void> {
     let batch: RemapBatch | undefined;
     try {
       [batch] = planRemap(keymap, keysyms);
@@ -178,7 +222,7 @@ export class X11Input {
       throw new TandemError('unsupported', `Cannot type these characters: ${(error as Error).message}`);
     }
     const shiftKeycode = keymap.lookup(KEYSYM_SHIFT_L)?.keycode ?? null;
-    const strokeFor = (keysym: number): KeyStroke & { shiftKeycode: number | null } => {
+    const strokeFor = (keysym: number): Stroke => {
       const borrowed = batch?.assigned.get(keysym);
       if (borrowed !== undefined) return { keycode: borrowed, shift: false, shiftKeycode };
       const stroke = keymap.lookup(keysym);
@@ -187,16 +231,20 @@ export class X11Input {
     };
     if (!batch) {
       await act(strokeFor);
+      await pacer.finish();
       return;
     }
     this.changeKeymap(batch.apply);
     try {
+      // The keys follow the mapping change on the connection, so the app sees the change first;
+      // only a fixed pace (no ping answers) needs to give it time.
       await this.connection.sync();
-      await sleep(REMAP_SETTLE_MS, progress);
+      if (!pacer.confirmed) await sleep(REMAP_SETTLE_MS, progress);
       await act(strokeFor);
+      await pacer.finish();
     } finally {
       // Restoring must happen even when cancelled: wait without the abort signal.
-      await sleep(RESTORE_DELAY_MS);
+      if (!pacer.confirmed) await sleep(RESTORE_DELAY_MS);
       this.changeKeymap(batch.restore);
       await this.connection.sync().catch(() => {});
     }

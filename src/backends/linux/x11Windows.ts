@@ -106,6 +106,24 @@ export class X11Windows {
     return current;
   }
 
+  /**
+   * The client window (the one with WM_STATE, under the window manager's frame) at a root point,
+   * or null over the desktop or an override-redirect popup (a menu, a tooltip).
+   */
+  async clientAt(point: Point): Promise<number | null> {
+    const root = this.connection.root;
+    let current = root;
+    for (let depth = 0; depth < 8; depth++) {
+      const { child } = await this.connection.request<{ child: number }>((callback) =>
+        this.connection.client.TranslateCoordinates(root, current, Math.round(point.x), Math.round(point.y), callback),
+      );
+      if (!child) return null;
+      if (await this.connection.property(child, 'WM_STATE', 8).catch(() => null)) return child;
+      current = child;
+    }
+    return null;
+  }
+
   async windows(pid: number | undefined, progress: Progress): Promise<WindowInfo[]> {
     throwIfAborted(progress);
     const list = await this.clientList();
