@@ -88,4 +88,11 @@ describe('render: CallResult as summary lines and structuredContent', () => {
     assert.equal(rendered.content.length, 2);
     assert.match(rendered.content[1].type === 'text' ? rendered.content[1].text : '', /^app_switch tree: pid 7 app "Save As"\n# app: Save As/);
   });
+
+  it('should name a started process that has no window yet, and say how to look at it later', () => {
+    const rendered = renderCallResult(result({ launched: [{ pid: 4242, app: 'zenity' }] }));
+    const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
+    assert.match(text, /^launched: pid 4242 app "zenity" started but has no window yet: call refresh_traversal \{"pid": 4242\} in a moment$/m);
+    assert.deepEqual(callResultOutput.parse(rendered.structuredContent).launched, [{ pid: 4242, app: 'zenity' }]);
+  });
 });

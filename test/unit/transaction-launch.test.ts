@@ -37,6 +37,24 @@ describe('transaction: waiting for what the steps launched, and for a quiet read
     assert.ok(logs(fixture).some((line) => /the action started helper \(pid 400\)/.test(line)));
   });
 
+  it('should hand off to a window the started process mapped even before it is in front', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    desktop.find(COUNTER, 'Count: 0').spec.onClick = ({ desktop: d }) => {
+      d.spawnProcess(COUNTER, { pid: HELPER, name: 'helper' });
+      // The window manager has not activated it (yet): the target app stays in front.
+      setTimeout(() => d.launchApp(helperApp, { frontmost: false }), 40);
+    };
+    const result = await engine.act(act(COUNTER, clickOn('Count: 0')));
+
+    assert.equal(result.status, 'ok');
+    assert.equal(desktop.frontmostPid, COUNTER, 'the helper never came to the front');
+    assert.equal(result.appSwitch?.pid, HELPER, 'its window is the handoff all the same');
+    assert.match(result.handoffTree ?? '', /"Hello from the helper"/);
+    assert.equal(result.restore.frontmost, 'skipped-handoff');
+    assert.equal(result.launched, undefined, 'a process with a window is not listed as windowless');
+  });
+
   it('should stop waiting as soon as the started process exits without a window', async () => {
     fixture = await engineFixture(undefined, { settle: { quietMs: 0, capMs: 0, fallbackMs: 0, launchCapMs: 10_000 } });
     const { engine, desktop } = fixture;
@@ -59,6 +77,7 @@ describe('transaction: waiting for what the steps launched, and for a quiet read
     assert.equal(result.status, 'ok');
     assert.equal(result.appSwitch, undefined);
     assert.ok(logs(fixture).some((line) => line === 'daemon (pid 400) showed no window within 150 ms; going on'), logs(fixture).join('\n'));
+    assert.deepEqual(result.launched, [{ pid: HELPER, app: 'daemon' }], 'the answer still names the process');
   });
 
   it('should ask once and not wait when the steps launched nothing', async () => {

@@ -20,11 +20,11 @@ import {
   keysymForKey,
   modifierKeycode,
   planRemap,
+  restoreBorrowed,
   segmentsForSpareKeycodes,
   textToKeysyms,
   type KeymapChange,
   type KeyStroke,
-  type RemapBatch,
 } from './x11Keys.js';
 import { X11WmPing, type ReceiverGroup } from './x11WmPing.js';
 import type { X11Windows } from './x11Windows.js';
@@ -101,7 +101,7 @@ export class X11Input {
     await this.waitForFocus(progress);
     const pacer = this.pacer(await this.ping.keyReceivers(), progress, 1);
     const held = this.modifierKeycodes(keymap, modifiers, progress);
-    await this.withRemap(keymap, [keysym], pacer, progress, async (strokeFor) => {
+    await this.typeSegments(keymap, [[keysym]], pacer, progress, async (_segment, strokeFor) => {
       await pacer.send(1, () => this.withModifiers(held, () => this.tap(strokeFor(keysym))));
     });
   }
@@ -113,17 +113,15 @@ export class X11Input {
     const keymap = await this.keymap();
     await this.waitForFocus(progress);
     const pacer = this.pacer(await this.ping.keyReceivers(), progress, keysyms.length);
-    const spareCount = keymap.spareKeycodes().length;
-    for (const segment of segmentsForSpareKeycodes(keymap, keysyms, Math.max(1, spareCount))) {
-      await this.withRemap(keymap, segment, pacer, progress, async (strokeFor) => {
-        for (let start = 0; start < segment.length; start += KEYS_PER_BATCH) {
-          const batch = segment.slice(start, start + KEYS_PER_BATCH);
-          await pacer.send(batch.length, () => {
-            for (const keysym of batch) this.tap(strokeFor(keysym));
-          });
-        }
-      });
-    }
+    const segments = segmentsForSpareKeycodes(keymap, keysyms, Math.max(1, keymap.spareKeycodes().length));
+    await this.typeSegments(keymap, segments, pacer, progress, async (segment, strokeFor) => {
+      for (let start = 0; start < segment.length; start += KEYS_PER_BATCH) {
+        const batch = segment.slice(start, start + KEYS_PER_BATCH);
+        await pacer.send(batch.length, () => {
+          for (const keysym of batch) this.tap(strokeFor(keysym));
+        });
+      }
+    });
   }
 
   /** Positive deltaY scrolls content down (wheel towards the user); positive deltaX right. */
@@ -209,44 +207,57 @@ export class X11Input {
   }
 
   /**
-   * Runs `act` with every keysym of `keysyms` reachable: characters the layout lacks are put on
-   * spare keycodes in one batch, and the layout is restored afterwards whatever happened — once
-   * the app has handled every key typed with it (the pacer's finish), so no key is translated
-   * with the wrong layout. `act` ends with everything sent; this waits for it to be handled.
+   * Types segment after segment (segmentsForSpareKeycodes), each with the characters the layout
+   * lacks put on spare keycodes by one mapping change, and gives the borrowed keycodes back in
+   * one change at the end whatever happened. A segment's keys are all handled (the pacer's
+   * finish) before the next mapping replaces theirs, and before the restore: an app translates
+   * a keycode when it handles the key, so it must never see the mapping change under it.
    */
-  private async withRemap(keymap: Keymap, keysyms: readonly number[], pacer: InputPacer & { confirmed: boolean }, progress: Progress, act: (strokeFor: (keysym: number) => Stroke) => Promise<void>): Promise<void> {
-    let batch: RemapBatch | undefined;
-    try {
-      [batch] = planRemap(keymap, keysyms);
-    } catch (error) {
-      throw new TandemError('unsupported', `Cannot type these characters: ${(error as Error).message}`);
-    }
+  private async typeSegments(
+    keymap: Keymap,
+    segments: readonly number[][],
+    pacer: InputPacer & { confirmed: boolean },
+    progress: Progress,
+    typeSegment: (segment: readonly number[], strokeFor: (keysym: number) => Stroke) => Promise<void>,
+  ): Promise<void> {
     const shiftKeycode = keymap.lookup(KEYSYM_SHIFT_L)?.keycode ?? null;
-    const strokeFor = (keysym: number): Stroke => {
-      const borrowed = batch?.assigned.get(keysym);
-      if (borrowed !== undefined) return { keycode: borrowed, shift: false, shiftKeycode };
-      const stroke = keymap.lookup(keysym);
-      if (!stroke) throw new TandemError('unsupported', `No key produces keysym 0x${keysym.toString(16)} on this keyboard layout.`);
-      return { ...stroke, shiftKeycode };
-    };
-    if (!batch) {
-      await act(strokeFor);
-      await pacer.finish();
-      return;
-    }
-    this.changeKeymap(batch.apply);
+    const borrowed = new Set<number>();
     try {
-      // The keys follow the mapping change on the connection, so the app sees the change first;
-      // only a fixed pace (no ping answers) needs to give it time.
-      await this.connection.sync();
-      if (!pacer.confirmed) await sleep(REMAP_SETTLE_MS, progress);
-      await act(strokeFor);
-      await pacer.finish();
+      for (const segment of segments) {
+        let assigned: ReadonlyMap<number, number> = new Map();
+        let batch;
+        try {
+          [batch] = planRemap(keymap, segment);
+        } catch (error) {
+          throw new TandemError('unsupported', `Cannot type these characters: ${(error as Error).message}`);
+        }
+        if (batch) {
+          assigned = batch.assigned;
+          this.changeKeymap([batch.apply]);
+          for (const keycode of assigned.values()) borrowed.add(keycode);
+          // The keys follow the mapping change on this connection, so the app sees the change
+          // first; only a fixed pace (no ping answers) needs to give it time.
+          await this.connection.sync();
+          if (!pacer.confirmed) await sleep(REMAP_SETTLE_MS, progress);
+        }
+        const strokeFor = (keysym: number): Stroke => {
+          const keycode = assigned.get(keysym);
+          if (keycode !== undefined) return { keycode, shift: false, shiftKeycode };
+          const stroke = keymap.lookup(keysym);
+          if (!stroke) throw new TandemError('unsupported', `No key produces keysym 0x${keysym.toString(16)} on this keyboard layout.`);
+          return { ...stroke, shiftKeycode };
+        };
+        await typeSegment(segment, strokeFor);
+        await pacer.finish();
+      }
     } finally {
-      // Restoring must happen even when cancelled: wait without the abort signal.
-      if (!pacer.confirmed) await sleep(RESTORE_DELAY_MS);
-      this.changeKeymap(batch.restore);
-      await this.connection.sync().catch(() => {});
+      const restore = restoreBorrowed(keymap, borrowed);
+      if (restore) {
+        // Restoring must happen even when cancelled: wait without the abort signal.
+        if (!pacer.confirmed) await sleep(RESTORE_DELAY_MS);
+        this.changeKeymap([restore]);
+        await this.connection.sync().catch(() => {});
+      }
     }
   }
 

@@ -1,0 +1,143 @@
+// The pacing policy over a barrier the test answers by hand: what is in flight stays bounded, a
+// cancel sends nothing more and waits for what was in flight, a silent app is called out.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { TandemError, isTandemError } from '../../src/core/errors.js';
+import { InputPacer, type BarrierOutcome, type ConsumptionBarrier, type PacingOptions } from '../../src/core/inputPacing.js';
+import { createProgress } from '../../src/core/progress.js';
+
+const FAST: PacingOptions = { maxInFlight: 3, notRespondingMs: 400, drainIdleMs: 80, drainCapMs: 300, reportEvery: 10 };
+
+/** A barrier whose marks the test answers (or the "app" answers after `handleMs`). */
+class ManualBarrier implements ConsumptionBarrier {
+  readonly pending: Array<{ units: number; answer: (outcome: BarrierOutcome) => void }> = [];
+  marks = 0;
+  maxPending = 0;
+  constructor(private readonly handleMs?: number) {}
+  mark(units: number): Promise<BarrierOutcome> {
+    this.marks++;
+    return new Promise((resolve) => {
+      const entry = { units, answer: resolve };
+      this.pending.push(entry);
+      this.maxPending = Math.max(this.maxPending, this.pending.length);
+      if (this.handleMs !== undefined) {
+        setTimeout(() => {
+          this.pending.splice(this.pending.indexOf(entry), 1);
+          resolve('handled');
+        }, this.handleMs * this.pending.length);
+      }
+    });
+  }
+  answerOldest(outcome: BarrierOutcome = 'handled'): void {
+    this.pending.shift()?.answer(outcome);
+  }
+}
+
+const tick = (ms = 5): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function sendAll(pacer: InputPacer, batches: number, units: number, written: number[]): Promise<void> {
+  for (let i = 0; i < batches; i++) await pacer.send(units, () => written.push(i));
+  await pacer.finish();
+}
+
+describe('paced input', () => {
+  it('should never have more batches in flight than the window, and finish once all are handled', async () => {
+    const barrier = new ManualBarrier(2);
+    const written: number[] = [];
+    await sendAll(new InputPacer(barrier, createProgress({ timeoutMs: 5_000 }), 200, FAST), 20, 10, written);
+    assert.equal(written.length, 20);
+    assert.equal(barrier.maxPending, 3, 'at most three batches unanswered at any time');
+    assert.equal(barrier.pending.length, 0, 'finish() waited for the last one');
+  });
+
+  it('should hold the next batch back until the oldest is handled', async () => {
+    const barrier = new ManualBarrier();
+    const written: number[] = [];
+    const pacer = new InputPacer(barrier, createProgress({ timeoutMs: 5_000 }), 50, FAST);
+    const sending = sendAll(pacer, 5, 10, written);
+    await tick();
+    assert.deepEqual(written, [0, 1, 2], 'three batches, then it waits');
+    barrier.answerOldest();
+    await tick();
+    assert.deepEqual(written, [0, 1, 2, 3]);
+    barrier.answerOldest();
+    barrier.answerOldest();
+    barrier.answerOldest();
+    await tick();
+    assert.deepEqual(written, [0, 1, 2, 3, 4]);
+    barrier.answerOldest();
+    await sending;
+    assert.equal(pacer.handled, 50);
+  });
+
+  it('should stop sending on abort, wait for what is in flight, then throw the abort reason', async () => {
+    const barrier = new ManualBarrier();
+    const controller = new AbortController();
+    const written: number[] = [];
+    const pacer = new InputPacer(barrier, createProgress({ timeoutMs: 5_000, signal: controller.signal }), 1_000, FAST);
+    const sending = sendAll(pacer, 100, 10, written);
+    await tick();
+    controller.abort(new TandemError('cancelled', 'Esc'));
+    let settled = false;
+    void sending.catch(() => (settled = true));
+    await tick();
+    assert.equal(settled, false, 'still draining the three batches in flight');
+    barrier.answerOldest();
+    barrier.answerOldest();
+    barrier.answerOldest();
+    await assert.rejects(sending, (error: unknown) => isTandemError(error, 'cancelled'));
+    assert.deepEqual(written, [0, 1, 2], 'nothing was written after the abort');
+    assert.equal(pacer.handled, 30, 'the drained batches count as handled');
+  });
+
+  it('should give up draining when the app stops answering, and say how much it left behind', async () => {
+    const barrier = new ManualBarrier();
+    const controller = new AbortController();
+    const logs: string[] = [];
+    const pacer = new InputPacer(barrier, createProgress({ timeoutMs: 5_000, signal: controller.signal, log: (line) => logs.push(line) }), 100, FAST);
+    const sending = sendAll(pacer, 10, 10, []);
+    await tick();
+    const abortedAt = Date.now();
+    controller.abort(new TandemError('watchdog', 'too long'));
+    await assert.rejects(sending, (error: unknown) => isTandemError(error, 'watchdog'));
+    const waited = Date.now() - abortedAt;
+    assert.ok(waited >= FAST.drainIdleMs - 5 && waited < FAST.drainCapMs + 100, `drained for ${waited} ms`);
+    assert.ok(logs.some((line) => line.includes('30 input events the app had not yet taken in')), logs.join('\n'));
+  });
+
+  it('should report an app that takes nothing in as not responding, with how much it handled', async () => {
+    const barrier = new ManualBarrier();
+    const pacer = new InputPacer(barrier, createProgress({ timeoutMs: 5_000 }), 60, FAST);
+    const sending = sendAll(pacer, 6, 10, []);
+    await tick();
+    barrier.answerOldest();
+    await assert.rejects(sending, (error: unknown) => {
+      assert.ok(isTandemError(error, 'not-responding'));
+      assert.deepEqual(error.details, { handled: 10, sent: 40, total: 60 });
+      return true;
+    });
+  });
+
+  it('should count a receiver that went away as handled', async () => {
+    const barrier = new ManualBarrier();
+    const pacer = new InputPacer(barrier, createProgress({ timeoutMs: 5_000 }), 10, FAST);
+    const sending = sendAll(pacer, 1, 10, []);
+    await tick();
+    barrier.answerOldest('gone');
+    await sending;
+    assert.equal(pacer.handled, 10);
+  });
+
+  it('should report progress as the app takes the input in, never ahead of it', async () => {
+    const barrier = new ManualBarrier(1);
+    const reports: Array<[number, number]> = [];
+    const pacer = new InputPacer(barrier, createProgress({ timeoutMs: 5_000, reportInput: (done, total) => reports.push([done, total]) }), 40, FAST);
+    await sendAll(pacer, 8, 5, []);
+    assert.deepEqual(reports, [
+      [10, 40],
+      [20, 40],
+      [30, 40],
+      [40, 40],
+    ]);
+  });
+});
