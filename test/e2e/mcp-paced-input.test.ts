@@ -139,10 +139,8 @@ describe('paced input: a cancel means nothing more arrives, ok means all of it a
     // person's clicks held back meanwhile: borrowing keycodes must not leave a backlog of them.
     await delay(DEFAULT_GRACE_MS + 100);
     const countsBefore = fixture.eventsNamed('count').length;
-    const clickedAt = Date.now();
     await human.click(counter.x, counter.y);
     await eventually(() => (fixture.eventsNamed('count').length > countsBefore ? true : undefined), 1_000, "the person's click right after the typing");
-    assert.ok(Date.now() - clickedAt < 1_000);
   });
 
   // Last: it kills its own server, and the name entry is left holding what was typed.
