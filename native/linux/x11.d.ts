@@ -112,6 +112,7 @@ declare module 'x11' {
     require(name: 'composite', callback: XCallback<CompositeExtension>): void;
     require(name: 'xinput', callback: XCallback<XInputExtension>): void;
     require(name: 'res', callback: XCallback<ResExtension>): void;
+    require(name: 'xkb', callback: XCallback<XkbExtension>): void;
 
     AllocID(): number;
     ReleaseID(id: number): void;
@@ -139,6 +140,11 @@ declare module 'x11' {
     DestroyWindow(window: number): void;
     ChangeProperty(mode: number, window: number, property: number, type: number, format: 8 | 16 | 32, data: Buffer | number[] | string): void;
     SendClientMessage(destination: number, window: number, messageType: number, format: 8 | 16 | 32, data: number[], eventMask?: number): void;
+  }
+
+  export interface XkbExtension extends QueryExtensionReply {
+    /** UseExtension's answer: non-zero when the server speaks the XKB version asked for. */
+    supported: number;
   }
 
   export interface XTestExtension extends QueryExtensionReply {

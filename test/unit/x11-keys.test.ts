@@ -9,7 +9,6 @@ import {
   keysymForKey,
   modifierKeycode,
   planRemap,
-  restoreBorrowed,
   segmentsForSpareKeycodes,
   textToKeysyms,
 } from '../../src/backends/linux/x11Keys.js';
@@ -83,29 +82,9 @@ describe('x11 keys', () => {
     const [batch, ...rest] = planRemap(keymap, [0xe9, 0x61, 0x010020ac, 0xe9]);
     assert.equal(rest.length, 0);
     assert.deepEqual([...batch.assigned.entries()], [[0xe9, 11], [0x010020ac, 12]]);
-    assert.deepEqual(batch.apply, { firstKeycode: 11, keysymsPerKeycode: 4, keysyms: [0xe9, 0xe9, 0, 0, 0x010020ac, 0x010020ac, 0, 0] });
-    assert.deepEqual(restoreBorrowed(keymap, batch.assigned.values()), { firstKeycode: 11, keysymsPerKeycode: 4, keysyms: [0, 0, 0, 0, 0, 0, 0, 0] });
+    assert.deepEqual(batch.apply, [{ firstKeycode: 11, keysymsPerKeycode: 4, keysyms: [0xe9, 0xe9, 0, 0, 0x010020ac, 0x010020ac, 0, 0] }]);
+    assert.deepEqual(batch.restore, [{ firstKeycode: 11, keysymsPerKeycode: 4, keysyms: [0, 0, 0, 0, 0, 0, 0, 0] }]);
     assert.deepEqual(planRemap(keymap, [0x61, 0x41]), []);
-  });
-
-  it('should borrow scattered spare keycodes in one request that writes the keys between them back unchanged', () => {
-    // Spare keycodes 11–23, 25–35, 39–49, 51, 53–60: more characters than the longest run holds.
-    const keymap = sampleKeymap();
-    const missing = Array.from({ length: 15 }, (_, index) => 0x01000100 + index);
-    const [batch] = planRemap(keymap, missing);
-    assert.equal(batch.assigned.size, 15);
-    const first = Math.min(...batch.assigned.values());
-    const last = Math.max(...batch.assigned.values());
-    assert.equal(batch.apply.firstKeycode, first);
-    assert.equal(batch.apply.keysyms.length, (last - first + 1) * 4, 'one request spans them all');
-    const rowOf = (change: { firstKeycode: number; keysyms: number[] }, keycode: number): number[] => change.keysyms.slice((keycode - change.firstKeycode) * 4, (keycode - change.firstKeycode) * 4 + 4);
-    assert.deepEqual(rowOf(batch.apply, 24), [0x71, 0x51, 0, 0], "the 'q' key between the borrowed ones is written back as it was");
-    for (const [keysym, keycode] of batch.assigned) assert.deepEqual(rowOf(batch.apply, keycode), [keysym, keysym, 0, 0]);
-    const restore = restoreBorrowed(keymap, batch.assigned.values())!;
-    for (let keycode = restore.firstKeycode; keycode < restore.firstKeycode + restore.keysyms.length / 4; keycode++) {
-      assert.deepEqual(rowOf(restore, keycode), keymap.rows[keycode - 8], `keycode ${keycode} is back to the original layout`);
-    }
-    assert.equal(restoreBorrowed(keymap, []), null);
   });
 
   it('should never plan to rewrite a keycode that has symbols', () => {

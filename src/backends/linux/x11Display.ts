@@ -171,6 +171,7 @@ export class X11Display implements X11Primitives {
     const guard = this.guard;
     this.guard = null;
     if (guard) await (await guard.catch(() => null))?.close();
+    await this.input?.close();
     await this.connection.close();
   }
 

@@ -20,12 +20,12 @@ import {
   keysymForKey,
   modifierKeycode,
   planRemap,
-  restoreBorrowed,
   segmentsForSpareKeycodes,
   textToKeysyms,
-  type KeymapChange,
   type KeyStroke,
+  type RemapBatch,
 } from './x11Keys.js';
+import { XkbKeyEditor, keyBorrowing } from './x11KeyBorrowing.js';
 import { X11WmPing, type ReceiverGroup } from './x11WmPing.js';
 import type { X11Windows } from './x11Windows.js';
 
@@ -58,6 +58,8 @@ export class X11Input {
   private lastClickAt = 0;
   private cachedKeymap: Promise<Keymap> | null = null;
   private readonly ping: X11WmPing;
+  /** XKB key editing on its own connection, opened on the first text that needs it. */
+  private xkbEditor: Promise<XkbKeyEditor | null> | null = null;
 
   constructor(
     private readonly connection: X11Connection,
@@ -221,27 +223,25 @@ export class X11Input {
     typeSegment: (segment: readonly number[], strokeFor: (keysym: number) => Stroke) => Promise<void>,
   ): Promise<void> {
     const shiftKeycode = keymap.lookup(KEYSYM_SHIFT_L)?.keycode ?? null;
-    const borrowed = new Set<number>();
+    const batches = segments.map((segment) => {
+      try {
+        return planRemap(keymap, segment)[0] as RemapBatch | undefined;
+      } catch (error) {
+        throw new TandemError('unsupported', `Cannot type these characters: ${(error as Error).message}`);
+      }
+    });
+    const borrowing = batches.some(Boolean) ? keyBorrowing(await this.editor(), this.connection, keymap.spareKeycodes()) : null;
     try {
-      for (const segment of segments) {
-        let assigned: ReadonlyMap<number, number> = new Map();
-        let batch;
-        try {
-          [batch] = planRemap(keymap, segment);
-        } catch (error) {
-          throw new TandemError('unsupported', `Cannot type these characters: ${(error as Error).message}`);
-        }
-        if (batch) {
-          assigned = batch.assigned;
-          this.changeKeymap([batch.apply]);
-          for (const keycode of assigned.values()) borrowed.add(keycode);
-          // The keys follow the mapping change on this connection, so the app sees the change
-          // first; only a fixed pace (no ping answers) needs to give it time.
-          await this.connection.sync();
+      for (const [index, segment] of segments.entries()) {
+        const batch = batches[index];
+        if (batch && borrowing) {
+          // The keys follow the mapping change (a round trip has made sure of it), so the app sees
+          // the change first; only a fixed pace (no ping answers) needs to give it time.
+          await borrowing.borrow(batch);
           if (!pacer.confirmed) await sleep(REMAP_SETTLE_MS, progress);
         }
         const strokeFor = (keysym: number): Stroke => {
-          const keycode = assigned.get(keysym);
+          const keycode = batch?.assigned.get(keysym);
           if (keycode !== undefined) return { keycode, shift: false, shiftKeycode };
           const stroke = keymap.lookup(keysym);
           if (!stroke) throw new TandemError('unsupported', `No key produces keysym 0x${keysym.toString(16)} on this keyboard layout.`);
@@ -251,21 +251,30 @@ export class X11Input {
         await pacer.finish();
       }
     } finally {
-      const restore = restoreBorrowed(keymap, borrowed);
-      if (restore) {
+      if (borrowing) {
         // Restoring must happen even when cancelled: wait without the abort signal.
         if (!pacer.confirmed) await sleep(RESTORE_DELAY_MS);
-        this.changeKeymap([restore]);
-        await this.connection.sync().catch(() => {});
+        await borrowing.restore();
       }
     }
   }
 
-  private changeKeymap(changes: readonly KeymapChange[]): void {
-    for (const change of changes) {
-      this.connection.client.ChangeKeyboardMapping(change.firstKeycode, change.keysymsPerKeycode, change.keysyms);
-    }
+  /** The XKB editor, opened once (null without XKB, or when it cannot be opened: core requests then). */
+  private editor(): Promise<XkbKeyEditor | null> {
+    this.xkbEditor ??= XkbKeyEditor.open(this.connection.name).catch((error: unknown) => {
+      console.error(`[x11] XKB unavailable, typing uses core keymap changes: ${(error as Error).message}`);
+      return null;
+    });
+    return this.xkbEditor;
   }
+
+  async close(): Promise<void> {
+    const editor = await this.xkbEditor;
+    this.xkbEditor = null;
+    await editor?.close();
+  }
+
+
 
   private async waitForFocus(progress: Progress): Promise<void> {
     const since = Date.now() - this.lastClickAt;

@@ -142,54 +142,37 @@ export interface KeymapChange {
 export interface RemapBatch {
   /** keysym → borrowed keycode (typed without shift). */
   assigned: Map<number, number>;
-  /** One request for the whole batch (see spanChange). */
-  apply: KeymapChange;
+  apply: KeymapChange[];
+  restore: KeymapChange[];
 }
 
 /**
  * Plans the borrowing of spare keycodes for keysyms the keymap lacks. Each batch maps as many
- * keysyms as there are spare keycodes, in ONE request: every ChangeKeyboardMapping makes every
- * client reload its keymap, and a window manager rebinds all its keys each time (openbox spent
- * 5.6 s of CPU on the 166 requests that one request per run of spare keycodes made for a
- * 140-character multilingual text, holding the person's clicks back meanwhile). Only spare
- * keycodes get new symbols, so restoreBorrowed gives the layout back exactly.
+ * keysyms as there are spare keycodes; consecutive spare keycodes share one request (the longest
+ * runs are used first to keep requests few). Only spare keycodes are ever rewritten, so restoring
+ * them to NoSymbol gives the layout back exactly.
  */
 export function planRemap(keymap: Keymap, missing: readonly number[]): RemapBatch[] {
   const unique = [...new Set(missing)].filter((keysym) => !keymap.lookup(keysym));
   if (!unique.length) return [];
   const spare = preferLongRuns(keymap.spareKeycodes());
   if (!spare.length) throw new RangeError('The keyboard mapping has no spare keycode to type characters the layout lacks.');
+  const width = Math.max(2, keymap.keysymsPerKeycode);
   const batches: RemapBatch[] = [];
   for (let start = 0; start < unique.length; start += spare.length) {
     const keysyms = unique.slice(start, start + spare.length);
-    const assigned = new Map(keysyms.map((keysym, index) => [keysym, spare[index]]));
-    const rows = new Map([...assigned].map(([keysym, keycode]) => [keycode, [keysym, keysym]]));
-    batches.push({ assigned, apply: spanChange(keymap, rows) });
+    const pairs = keysyms.map((keysym, index) => ({ keysym, keycode: spare[index] })).sort((a, b) => a.keycode - b.keycode);
+    const apply: KeymapChange[] = [];
+    const restore: KeymapChange[] = [];
+    for (const run of contiguousRuns(pairs)) {
+      const firstKeycode = run[0].keycode;
+      const row = (keysym: number): number[] => [keysym, keysym, ...new Array<number>(width - 2).fill(NO_SYMBOL)];
+      apply.push({ firstKeycode, keysymsPerKeycode: width, keysyms: run.flatMap((pair) => row(pair.keysym)) });
+      restore.push({ firstKeycode, keysymsPerKeycode: width, keysyms: new Array<number>(run.length * width).fill(NO_SYMBOL) });
+    }
+    batches.push({ assigned: new Map(pairs.map((pair) => [pair.keysym, pair.keycode])), apply, restore });
   }
   return batches;
-}
-
-/** The request that gives borrowed keycodes back their original emptiness (NoSymbol), in one go. */
-export function restoreBorrowed(keymap: Keymap, keycodes: Iterable<number>): KeymapChange | null {
-  const rows = new Map([...keycodes].map((keycode) => [keycode, [] as number[]]));
-  return rows.size ? spanChange(keymap, rows) : null;
-}
-
-/**
- * One ChangeKeyboardMapping from the lowest to the highest keycode in `rows`: those get their
- * new row (padded with NoSymbol), the keycodes between them are written back as they are.
- */
-function spanChange(keymap: Keymap, rows: ReadonlyMap<number, readonly number[]>): KeymapChange {
-  const width = Math.max(2, keymap.keysymsPerKeycode);
-  const keycodes = [...rows.keys()];
-  const firstKeycode = Math.min(...keycodes);
-  const lastKeycode = Math.max(...keycodes);
-  const keysyms: number[] = [];
-  for (let keycode = firstKeycode; keycode <= lastKeycode; keycode++) {
-    const row = rows.get(keycode) ?? keymap.rows[keycode - keymap.minKeycode] ?? [];
-    for (let level = 0; level < width; level++) keysyms.push(row[level] ?? NO_SYMBOL);
-  }
-  return { firstKeycode, keysymsPerKeycode: width, keysyms };
 }
 
 /** Spare keycodes ordered so that the longest consecutive runs come first. */
@@ -201,6 +184,16 @@ function preferLongRuns(keycodes: readonly number[]): number[] {
     else runs.push([keycode]);
   }
   return runs.sort((a, b) => b.length - a.length || a[0] - b[0]).flat();
+}
+
+function contiguousRuns<T extends { keycode: number }>(sorted: readonly T[]): T[][] {
+  const runs: T[][] = [];
+  for (const item of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && last[last.length - 1].keycode === item.keycode - 1) last.push(item);
+    else runs.push([item]);
+  }
+  return runs;
 }
 
 /** The keycode pressed for a modifier, or null when the layout has none (always null for fn). */
