@@ -30,6 +30,7 @@ const needsXDisplay = (): string | null => {
 const BENCHES: BenchModule[] = [
   { name: 'core', file: './coreBench', exportName: 'runCoreBench' },
   { name: 'linux desktop', file: './linuxBench', exportName: 'runLinuxBench', skipReason: needsXDisplay },
+  { name: 'typing', file: './typingBench', exportName: 'runTypingBench', skipReason: needsXDisplay },
 ];
 
 function locate(file: string): string | null {
