@@ -31,6 +31,7 @@ const BENCHES: BenchModule[] = [
   { name: 'core', file: './coreBench', exportName: 'runCoreBench' },
   { name: 'linux desktop', file: './linuxBench', exportName: 'runLinuxBench', skipReason: needsXDisplay },
   { name: 'typing', file: './typingBench', exportName: 'runTypingBench', skipReason: needsXDisplay },
+  { name: 'cancel', file: './cancelBench', exportName: 'runCancelBench', skipReason: needsXDisplay },
 ];
 
 function locate(file: string): string | null {
