@@ -16,6 +16,7 @@ import type { CallResult } from './result.js';
 import { DEFAULT_SETTLE, type SettleOptions } from './settle.js';
 import { runTransaction, type TransactionOptions } from './transaction.js';
 import { TREE_HEADER_LINES, formatTree } from './treeFormat.js';
+import { LIMITS } from './limits.js';
 
 /** Tool names used for open/refresh artifacts and results (the MCP tools of the same name). */
 export const OPEN_TOOL = 'open_application_and_traverse';
@@ -126,6 +127,7 @@ export class Engine implements TandemEngine {
     if (typeof identifier !== 'string' || identifier.trim() === '') {
       throw new TandemError('bad-input', 'Send the app to open: a name ("Calculator"), a bundle/desktop id or a path.');
     }
+    if (identifier.length > LIMITS.queryChars) throw new TandemError('bad-input', `The app identifier is ${identifier.length} characters long; at most ${LIMITS.queryChars}.`);
     return this.queue.run(
       () =>
         this.readCall(OPEN_TOOL, context, { identifier }, undefined, async (progress) => {
@@ -138,7 +140,7 @@ export class Engine implements TandemEngine {
 
   async refresh(pid: number, context: CallContext = {}): Promise<CallResult> {
     this.assertOpen();
-    if (!Number.isInteger(pid) || pid <= 0) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_applications).');
+    if (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_applications).');
     return this.queue.run(
       () =>
         this.readCall(REFRESH_TOOL, context, { pid }, pid, async (progress) => {

@@ -20,6 +20,7 @@ import type { ActRequest, EngineEventMap, EngineEventName } from './engineApi.js
 import { TandemError, isTandemError, toTandemError } from './errors.js';
 import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type GuardSession } from './guard.js';
 import { DEFAULT_PACING } from './inputPacing.js';
+import { LIMITS } from './limits.js';
 import { normalizeKey, normalizeModifiers } from './keys.js';
 import type { ElementNode, Frontmost, Point, Screenshot, TreeSnapshot } from './model.js';
 import { createProgress, sleep, throwIfAborted, type Progress } from './progress.js';
@@ -86,10 +87,20 @@ function finite(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
+function within(value: number, limit: number): boolean {
+  return Math.abs(value) <= limit;
+}
+
 function checkPoint(point: unknown, what: string): Point {
   const p = point as Point | undefined;
   if (!p || !finite(p.x) || !finite(p.y)) throw bad(`${what} needs a point {x, y} in screen coordinates (numbers).`);
+  if (!within(p.x, LIMITS.coordinate) || !within(p.y, LIMITS.coordinate)) throw bad(`${what}: x and y must be within ±${LIMITS.coordinate} screen points.`);
   return { x: Math.round(p.x), y: Math.round(p.y) };
+}
+
+function checkLength(text: string, limit: number, what: string): string {
+  if (text.length > limit) throw bad(`${what} is ${text.length} characters long; at most ${limit} are taken at once.`);
+  return text;
 }
 
 function checkQuery(query: unknown, what: string): ElementQuery {
@@ -97,7 +108,9 @@ function checkQuery(query: unknown, what: string): ElementQuery {
   const hasText = typeof q.text === 'string' && q.text !== '';
   const hasRole = typeof q.role === 'string' && q.role.trim() !== '';
   const hasIndex = q.index !== undefined;
-  if (hasIndex && (!Number.isInteger(q.index) || q.index! < 0)) throw bad(`${what}: element_index must be a whole number ≥ 0 from the latest tree.`);
+  if (hasIndex && (!Number.isInteger(q.index) || q.index! < 0 || q.index! > LIMITS.elementIndex)) throw bad(`${what}: element_index must be a whole number from 0 to ${LIMITS.elementIndex}, from the latest tree.`);
+  if (hasText) checkLength(q.text!, LIMITS.queryChars, `${what}: the element text`);
+  if (hasRole) checkLength(q.role!, LIMITS.queryChars, `${what}: the role`);
   if (!hasText && !hasRole && !hasIndex) throw bad(`${what}: say which element — send text (part of its label), role, or element_index from the latest tree.`);
   return { ...(hasText ? { text: q.text } : {}), ...(hasRole ? { role: q.role } : {}), ...(hasIndex ? { index: q.index } : {}) };
 }
@@ -116,6 +129,7 @@ export function normalizeStep(step: Step, position: number): Step {
     }
     case 'type':
       if (typeof step.text !== 'string' || step.text.length === 0) throw bad(`${what}: text must be a non-empty string.`);
+      checkLength(step.text, LIMITS.typedChars, `${what}: the text`);
       return step;
     case 'press':
       return { ...step, key: normalizeKey(step.key), modifiers: normalizeModifiers(step.modifiers) };
@@ -124,16 +138,18 @@ export function normalizeStep(step: Step, position: number): Step {
       const deltaX = step.deltaX ?? 0;
       if (!finite(step.deltaY) || !finite(deltaX)) throw bad(`${what}: deltaY and deltaX must be numbers of lines.`);
       if (step.deltaY === 0 && deltaX === 0) throw bad(`${what}: deltaY or deltaX must not be 0.`);
+      if (!within(step.deltaY, LIMITS.scrollLines) || !within(deltaX, LIMITS.scrollLines)) throw bad(`${what}: scroll at most ${LIMITS.scrollLines} lines either way per step.`);
       return { ...step, point, deltaX: Math.round(deltaX), deltaY: Math.round(step.deltaY) };
     }
     case 'wait':
-      if (!finite(step.ms) || step.ms < 0) throw bad(`${what}: ms must be a number of milliseconds ≥ 0.`);
+      if (!finite(step.ms) || step.ms < 0 || step.ms > LIMITS.waitMs) throw bad(`${what}: ms must be a number of milliseconds from 0 to ${LIMITS.waitMs}.`);
       return step;
     case 'element-action':
       if (typeof step.action !== 'string' || !step.action) throw bad(`${what}: action must be a name such as "press".`);
       return { ...step, query: checkQuery(step.query, what) };
     case 'set-value':
       if (typeof step.value !== 'string') throw bad(`${what}: value must be a string.`);
+      checkLength(step.value, LIMITS.valueChars, `${what}: the value`);
       return { ...step, query: checkQuery(step.query, what) };
     case 'set-selected':
       if (typeof step.selected !== 'boolean') throw bad(`${what}: selected must be true or false.`);
@@ -271,8 +287,9 @@ class Transaction {
   /** Everything that may throw: validation, app, before-snapshot, element_index and first query. */
   private async prepare(): Promise<void> {
     const { pid, steps } = this.request;
-    if (!Number.isInteger(pid) || pid <= 0) throw bad('pid must be the whole-number process id of a running app (see list_applications).');
+    if (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid) throw bad('pid must be the whole-number process id of a running app (see list_applications).');
     if (!Array.isArray(steps) || steps.length === 0) throw bad('Send at least one step.');
+    if (steps.length > LIMITS.steps) throw bad(`${steps.length} steps: at most ${LIMITS.steps} run in one call.`);
     this.steps = steps.map((step, i) => normalizeStep(step, i));
     const waited = this.steps.reduce((sum, step) => sum + (step.kind === 'wait' ? step.ms : 0), 0);
     if (waited >= this.options.watchdogMs) {

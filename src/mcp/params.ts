@@ -4,6 +4,7 @@
 // number, received string", names neither the parameter nor where its value comes from).
 
 import { z } from 'zod';
+import { LIMITS } from '../core/limits.js';
 
 interface Issue {
   code: string;
@@ -39,23 +40,36 @@ export function wholeNumber(name: string, options: { min?: number; max?: number;
   return schema;
 }
 
+const thousands = (value: number): string => value.toLocaleString('en-US');
+
 export function coordinate(name: string, hint = 'Take it from a tree line (x:N y:N), never from screenshot pixels.'): z.ZodNumber {
-  const error = complaint(name, 'a number of screen points', hint);
-  return z.number({ error }).finite({ error });
+  const error = complaint(name, `a number of screen points from −${thousands(LIMITS.coordinate)} to ${thousands(LIMITS.coordinate)}`, hint);
+  return z.number({ error }).finite({ error }).min(-LIMITS.coordinate, { error }).max(LIMITS.coordinate, { error });
 }
 
 export function size(name: string): z.ZodNumber {
-  const error = complaint(name, 'a positive number of points (the w:/h: of a tree line)');
-  return z.number({ error }).positive({ error });
+  const error = complaint(name, `a positive number of points up to ${thousands(LIMITS.size)} (the w:/h: of a tree line)`);
+  return z.number({ error }).positive({ error }).max(LIMITS.size, { error });
 }
 
-export function nonEmptyText(name: string, hint = ''): z.ZodString {
-  const error = complaint(name, 'a non-empty string', hint);
-  return z.string({ error }).min(1, { error });
+/** Wheel lines: a whole number within ±LIMITS.scrollLines. */
+export function scrollLines(name: string, hint = ''): z.ZodNumber {
+  return wholeNumber(name, { min: -LIMITS.scrollLines, max: LIMITS.scrollLines, hint: `${hint} For more, scroll again after reading the tree.`.trim() });
 }
 
-export function anyText(name: string, hint = ''): z.ZodString {
-  return z.string({ error: complaint(name, 'a string', hint) });
+export function elementIndexParam(): z.ZodNumber {
+  return wholeNumber('element_index', { min: 0, max: LIMITS.elementIndex, hint: 'Take it from the latest tree of this pid.' });
+}
+
+/** A string of 1 to `maxChars` characters (UTF-16 code units, as JSON counts them). */
+export function nonEmptyText(name: string, hint = '', maxChars: number = LIMITS.queryChars): z.ZodString {
+  const error = complaint(name, `a non-empty string of at most ${thousands(maxChars)} characters`, hint);
+  return z.string({ error }).min(1, { error }).max(maxChars, { error });
+}
+
+export function anyText(name: string, hint = '', maxChars: number = LIMITS.queryChars): z.ZodString {
+  const error = complaint(name, `a string of at most ${thousands(maxChars)} characters`, hint);
+  return z.string({ error }).max(maxChars, { error });
 }
 
 export function flag(name: string): z.ZodBoolean {
@@ -63,14 +77,14 @@ export function flag(name: string): z.ZodBoolean {
 }
 
 export function nameList(name: string, examples: string): z.ZodArray<z.ZodString> {
-  const error = complaint(name, `an array of strings such as ${examples}`);
-  return z.array(z.string({ error }), { error });
+  const error = complaint(name, `an array of at most ${LIMITS.modifiers} strings such as ${examples}`);
+  return z.array(z.string({ error }).max(LIMITS.keyNameChars, { error }), { error }).max(LIMITS.modifiers, { error });
 }
 
 export const PID_HINT = 'Use the pid from open_application_and_traverse or list_applications.';
 
 export function pidParam(): z.ZodNumber {
-  return wholeNumber('pid', { min: 1, hint: PID_HINT }).describe(
+  return wholeNumber('pid', { min: 1, max: LIMITS.pid, hint: PID_HINT }).describe(
     'Process id of the target app, from open_application_and_traverse or list_applications.',
   );
 }

@@ -5,21 +5,24 @@
 import { z } from 'zod';
 import { TandemError, toTandemError } from '../core/errors.js';
 import { normalizeKey, normalizeModifiers } from '../core/keys.js';
+import { LIMITS } from '../core/limits.js';
 import type { ClickStep, ElementQuery, PressStep, ScrollStep, Step, TypeStep } from '../core/steps.js';
 import {
   KEY_DESCRIPTION,
   MODIFIERS_DESCRIPTION,
   ROLE_DESCRIPTION,
   coordinate,
+  elementIndexParam,
   flag,
   nameList,
   nonEmptyText,
+  scrollLines,
   size,
   toolInput,
   wholeNumber,
 } from './params.js';
 
-export const MAX_WAIT_MS = 5000;
+export const MAX_WAIT_MS = LIMITS.waitMs;
 
 /** Fields that name a click target, shared by click_and_traverse and the click step. */
 export const clickTargetShape = {
@@ -28,7 +31,7 @@ export const clickTargetShape = {
   width: size('width').optional().describe('Width of the element (w:N from the tree); with height, the click lands at the centre of the rectangle.'),
   height: size('height').optional().describe('Height of the element (h:N from the tree).'),
   element: nonEmptyText('element').optional().describe('Instead of x/y: case-insensitive text of the element to click, e.g. "Save". The first visible match is clicked (scrolled into view first).'),
-  element_index: wholeNumber('element_index', { min: 0 }).optional().describe('Instead of x/y: the element index from the latest tree of this pid (tree line number minus the header, see the file header).'),
+  element_index: elementIndexParam().optional().describe('Instead of x/y: the element index from the latest tree of this pid (tree line number minus the header, see the file header).'),
   role: nonEmptyText('role').optional().describe(ROLE_DESCRIPTION),
   doubleClick: flag('doubleClick').optional().describe('Double-click instead of a single click.'),
   rightClick: flag('rightClick').optional().describe('Right-click (context menu) instead of a left click.'),
@@ -48,7 +51,7 @@ const clickStepSchema = toolInput(
 const typeStepSchema = toolInput(
   {
     action: z.literal('type'),
-    text: nonEmptyText('text', 'To clear a field, press backspace or use set_value_and_traverse.').describe('Text to type at the keyboard focus.'),
+    text: nonEmptyText('text', 'To clear a field, press backspace or use set_value_and_traverse. Split longer text over several steps or calls.', LIMITS.typedChars).describe(`Text to type at the keyboard focus (at most ${LIMITS.typedChars} characters).`),
   },
   'A type step',
 );
@@ -56,7 +59,7 @@ const typeStepSchema = toolInput(
 const pressStepSchema = toolInput(
   {
     action: z.literal('press'),
-    keyName: nonEmptyText('keyName').describe(`Key to press: ${KEY_DESCRIPTION}`),
+    keyName: nonEmptyText('keyName', '', LIMITS.keyNameChars).describe(`Key to press: ${KEY_DESCRIPTION}`),
     modifierFlags: modifierList('modifierFlags').optional().describe(MODIFIERS_DESCRIPTION),
   },
   'A press step',
@@ -67,8 +70,8 @@ const scrollStepSchema = toolInput(
     action: z.literal('scroll'),
     x: coordinate('x').describe('X of the point to scroll at (inside the scrollable area).'),
     y: coordinate('y').describe('Y of the point to scroll at.'),
-    deltaY: wholeNumber('deltaY').describe('Lines: positive reveals content below, negative content above.'),
-    deltaX: wholeNumber('deltaX').optional().describe('Lines: positive reveals content to the right.'),
+    deltaY: scrollLines('deltaY').describe(`Lines (at most ${LIMITS.scrollLines} either way): positive reveals content below, negative content above.`),
+    deltaX: scrollLines('deltaX').optional().describe('Lines: positive reveals content to the right.'),
   },
   'A scroll step',
 );
@@ -95,7 +98,7 @@ export type StepInput = z.output<typeof stepSchema>;
 export const stepsParam = z
   .array(stepSchema, { error: () => `steps must be an array of step objects, e.g. ${STEPS_EXAMPLE}` })
   .min(1, { error: () => `steps is empty: leave it out or send at least one step, e.g. ${STEPS_EXAMPLE}` })
-  .max(50, { error: () => 'steps takes at most 50 steps per call.' })
+  .max(LIMITS.steps, { error: () => `steps takes at most ${LIMITS.steps} steps per call: split the work over several calls.` })
   .optional()
   .describe(
     `Optional ordered steps run after this tool's own action, inside the same guarded transaction (one snapshot before, one diff after). ` +

@@ -67,7 +67,7 @@ describe('tandem CLI', () => {
   it('should run a call through the MCP path and exit 1 on an isError result', () => {
     const invalid = runCli(['call', 'refresh_traversal', '{"pid":"abc"}']);
     assert.equal(invalid.status, 1);
-    assert.match(invalid.stdout, /pid must be a whole number ≥ 1, not "abc"/);
+    assert.match(invalid.stdout, /pid must be a whole number from 1 to 4194304, not "abc"/);
 
     const noDisplay = runCli(['call', 'list_applications']);
     assert.equal(noDisplay.status, 1);

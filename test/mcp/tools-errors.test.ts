@@ -26,11 +26,11 @@ describe('mcp tools: bad input comes back as an actionable isError result', () =
 
   it('should name a wrong-typed parameter and what to send instead', async () => {
     fixture = await mcpFixture();
-    await assertRefused(fixture, await fixture.call('refresh_traversal', { pid: 'Counter' }), /pid must be a whole number ≥ 1, not "Counter"/);
+    await assertRefused(fixture, await fixture.call('refresh_traversal', { pid: 'Counter' }), /pid must be a whole number from 1 to 4194304, not "Counter"/);
     await assertRefused(fixture, await fixture.call('refresh_traversal', { pid: 12.5 }), /pid must be a whole number/);
     await assertRefused(fixture, await fixture.call('click_and_traverse', { pid: COUNTER, x: '10', y: 20 }), /x must be a number of screen points/, /from a tree line/);
     await assertRefused(fixture, await fixture.call('click_and_traverse', { pid: COUNTER, element: 'Name', doubleClick: 'yes' }), /doubleClick must be true or false/);
-    await assertRefused(fixture, await fixture.call('press_key_and_traverse', { pid: COUNTER, keyName: 'a', modifierFlags: 'cmd' }), /modifierFlags must be an array of strings/);
+    await assertRefused(fixture, await fixture.call('press_key_and_traverse', { pid: COUNTER, keyName: 'a', modifierFlags: 'cmd' }), /modifierFlags must be an array of at most 8 strings/);
   });
 
   it('should name an unknown (misspelt) parameter and list the accepted ones', async () => {

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../core/limits.js';
 import { TandemError } from '../../core/errors.js';
 import { defineTool } from '../defineTool.js';
 import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput } from '../params.js';
@@ -18,8 +19,8 @@ export const clickAndTraverse = defineTool({
   inputSchema: toolInput({
     pid: pidParam(),
     ...clickTargetShape,
-    text: nonEmptyText('text').optional().describe('Text to type after the click (e.g. into the field just clicked).'),
-    pressKey: nonEmptyText('pressKey').optional().describe(`Key to press after clicking and typing: ${KEY_DESCRIPTION}`),
+    text: nonEmptyText('text', 'Split longer text over several calls.', LIMITS.typedChars).optional().describe('Text to type after the click (e.g. into the field just clicked).'),
+    pressKey: nonEmptyText('pressKey', '', LIMITS.keyNameChars).optional().describe(`Key to press after clicking and typing: ${KEY_DESCRIPTION}`),
     pressKeyModifiers: nameList('pressKeyModifiers', '["command"]').optional().describe(MODIFIERS_DESCRIPTION),
     steps: stepsParam,
   }),

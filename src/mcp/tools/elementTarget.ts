@@ -1,9 +1,9 @@
 // The element|element_index|role target shared by the accessibility-action tools.
-import { nonEmptyText, wholeNumber } from '../params.js';
+import { elementIndexParam, nonEmptyText } from '../params.js';
 
 export const elementTargetShape = {
   element: nonEmptyText('element').optional().describe('Text of the target element (case-insensitive substring), e.g. "Bold". Send this or element_index.'),
-  element_index: wholeNumber('element_index', { min: 0 })
+  element_index: elementIndexParam()
     .optional()
     .describe('Index of the target element in the latest tree of this pid (see the tree file header for how line numbers map to indexes).'),
   role: nonEmptyText('role').optional().describe('Role filter for the search, case-insensitive, e.g. "text", "checkbox", "button".'),

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../core/limits.js';
 import { defineTool } from '../defineTool.js';
 import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
@@ -14,7 +15,7 @@ export const pressKeyAndTraverse = defineTool({
   type: 'input',
   inputSchema: toolInput({
     pid: pidParam(),
-    keyName: nonEmptyText('keyName', 'e.g. "return", "tab", "escape", "a".').describe(`Key to press: ${KEY_DESCRIPTION}`),
+    keyName: nonEmptyText('keyName', 'e.g. "return", "tab", "escape", "a".', LIMITS.keyNameChars).describe(`Key to press: ${KEY_DESCRIPTION}`),
     modifierFlags: nameList('modifierFlags', '["command","shift"]').optional().describe(MODIFIERS_DESCRIPTION),
     steps: stepsParam,
   }),

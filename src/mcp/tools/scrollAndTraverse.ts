@@ -1,5 +1,5 @@
 import { defineTool } from '../defineTool.js';
-import { coordinate, pidParam, toolInput, wholeNumber } from '../params.js';
+import { coordinate, pidParam, scrollLines, toolInput } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { scrollStep } from '../stepInput.js';
@@ -15,8 +15,8 @@ export const scrollAndTraverse = defineTool({
     pid: pidParam(),
     x: coordinate('x').describe('X of a point inside the scrollable area, from the tree.'),
     y: coordinate('y').describe('Y of a point inside the scrollable area, from the tree.'),
-    deltaY: wholeNumber('deltaY', { hint: 'Positive reveals content below, negative above.' }).describe('Lines to scroll: positive reveals content below, negative content above.'),
-    deltaX: wholeNumber('deltaX').optional().describe('Lines to scroll sideways: positive reveals content to the right. Default 0.'),
+    deltaY: scrollLines('deltaY', 'Positive reveals content below, negative above.').describe('Lines to scroll: positive reveals content below, negative content above.'),
+    deltaX: scrollLines('deltaX').optional().describe('Lines to scroll sideways: positive reveals content to the right. Default 0.'),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) =>

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../core/limits.js';
 import { defineTool } from '../defineTool.js';
 import { anyText, pidParam, toolInput } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
@@ -15,7 +16,7 @@ export const setValueAndTraverse = defineTool({
   inputSchema: toolInput({
     pid: pidParam(),
     ...elementTargetShape,
-    value: anyText('value').describe('The new value (replaces the current one; "" clears the field).'),
+    value: anyText('value', '', LIMITS.valueChars).describe('The new value (replaces the current one; "" clears the field).'),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../core/limits.js';
 import { defineTool } from '../defineTool.js';
 import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
@@ -14,8 +15,8 @@ export const typeAndTraverse = defineTool({
   type: 'input',
   inputSchema: toolInput({
     pid: pidParam(),
-    text: nonEmptyText('text', 'To clear a field, use set_value_and_traverse or press backspace.').describe('Text to type (any characters; newlines type Return).'),
-    pressKey: nonEmptyText('pressKey').optional().describe(`Key to press after typing: ${KEY_DESCRIPTION}`),
+    text: nonEmptyText('text', 'To clear a field, use set_value_and_traverse or press backspace. Split longer text over several calls.', LIMITS.typedChars).describe('Text to type (any characters; newlines type Return).'),
+    pressKey: nonEmptyText('pressKey', '', LIMITS.keyNameChars).optional().describe(`Key to press after typing: ${KEY_DESCRIPTION}`),
     pressKeyModifiers: nameList('pressKeyModifiers', '["command"]').optional().describe(MODIFIERS_DESCRIPTION),
     steps: stepsParam,
   }),
