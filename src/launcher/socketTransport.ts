@@ -6,9 +6,7 @@ import type { Socket } from 'node:net';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-
-/** A line longer than this closes the connection (the SDK's stdio default is 10 MB). */
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+import { LineSizeLimiter, oversizedError } from '../mcp/messageSizeLimit.js';
 
 export class SocketTransport implements Transport {
   onclose?: () => void;
@@ -16,7 +14,9 @@ export class SocketTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   sessionId?: string;
 
-  private readonly readBuffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES });
+  private readonly readBuffer = new ReadBuffer();
+  /** Lines within MAX_MESSAGE_BYTES reach the read buffer; an oversized request is answered with an error. */
+  private readonly limiter = new LineSizeLimiter();
   private started = false;
   private closed = false;
 
@@ -49,14 +49,13 @@ export class SocketTransport implements Transport {
   }
 
   private readonly onData = (chunk: Buffer): void => {
-    try {
-      this.readBuffer.append(chunk);
-    } catch (error) {
-      // Oversized line: this peer is not speaking MCP; drop it, nobody else is affected.
-      this.onerror?.(error as Error);
-      void this.close();
-      return;
+    const { lines, oversized } = this.limiter.push(chunk);
+    for (const message of oversized) {
+      this.onerror?.(new Error(`dropped a ${message.bytes}-byte message (limit per message exceeded)`));
+      const answer = oversizedError(message);
+      if (answer) void this.send(answer).catch(() => {});
     }
+    for (const line of lines) this.readBuffer.append(line);
     for (;;) {
       let message: JSONRPCMessage | null;
       try {

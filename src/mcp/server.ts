@@ -2,12 +2,14 @@
 // a per-call context (who is calling, and the request's abort signal so a client that cancels or
 // goes away cancels its own action). SDK imports stay inside src/mcp.
 
+import { PassThrough } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext, TandemEngine } from '../core/engineApi.js';
 import { annotationsFor, type ToolDefinition } from './defineTool.js';
 import { errorResult } from './errors.js';
+import { LineSizeLimiter, oversizedError } from './messageSizeLimit.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { tools } from './tools/index.js';
 
@@ -64,7 +66,21 @@ export function createMcpServer(engine: TandemEngine, options: McpServerOptions 
  */
 export async function serveStdio(engine: TandemEngine, options: McpServerOptions = {}): Promise<void> {
   const server = createMcpServer(engine, options);
-  const transport = new StdioServerTransport();
+  // stdin reaches the SDK line by line, each within MAX_MESSAGE_BYTES; an oversized request is
+  // answered with an error here and never buffered whole.
+  const input = new PassThrough();
+  const transport = new StdioServerTransport(input, process.stdout);
+  const limiter = new LineSizeLimiter();
+  const onData = (chunk: Buffer): void => {
+    const { lines, oversized } = limiter.push(chunk);
+    for (const line of lines) input.write(line);
+    for (const message of oversized) {
+      console.error(`[mcp] dropped a ${message.bytes}-byte message (limit per message exceeded)`);
+      const answer = oversizedError(message);
+      if (answer) void transport.send(answer).catch(() => {});
+    }
+  };
+  process.stdin.on('data', onData);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
@@ -78,4 +94,5 @@ export async function serveStdio(engine: TandemEngine, options: McpServerOptions
   await closed;
   process.stdin.off('end', onEnd);
   process.stdin.off('close', onEnd);
+  process.stdin.off('data', onData);
 }
