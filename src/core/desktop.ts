@@ -108,7 +108,7 @@ export interface Desktop {
   scroll(point: Point, deltaX: number, deltaY: number, progress: Progress): Promise<void>;
 
   // — capture —
-  /** Window capture when windowId is given, else the whole screen. */
+  /** Window capture when windowId is given, else the pid's top window, else the rect or the whole screen. */
   screenshot(target: { windowId?: number; pid?: number; rect?: Rect }, progress: Progress): Promise<Screenshot>;
 
   // — guard —

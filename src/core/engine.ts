@@ -225,15 +225,16 @@ export class Engine implements TandemEngine {
     try {
       const target = await resolve(progress);
       this.running = { callId, tool, app: target.app };
-      const snapshot = await this.desktop.snapshot(target.pid, this.transactionOptions.snapshotLimits, progress);
-      this.snapshots.set(snapshot);
-      let screenshot: Screenshot | undefined;
-      try {
-        screenshot = await this.desktop.screenshot({ pid: target.pid }, progress);
-      } catch (error) {
+      // The window is captured while its tree is read: the two wait on different processes
+      // (the X server, the app), so the answer waits for the longer one only.
+      const capturing = this.desktop.screenshot({ pid: target.pid }, progress).catch((error: unknown) => {
         if (progress.signal.aborted) throw error;
         log(`no screenshot: ${toTandemError(error).message}`);
-      }
+        return undefined;
+      });
+      const snapshot = await this.desktop.snapshot(target.pid, this.transactionOptions.snapshotLimits, progress).finally(() => capturing.catch(() => {}));
+      this.snapshots.set(snapshot);
+      const screenshot: Screenshot | undefined = await capturing;
       const written = await (await this.artifactStore()).writeCall(tool, { text: formatTree(snapshot), screenshot });
       const result = this.treeResult(tool, target, snapshot, startedAt);
       result.file = written.textPath;
