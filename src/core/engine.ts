@@ -108,7 +108,14 @@ export class Engine implements TandemEngine {
             artifacts: await this.artifactStore(),
             snapshots: this.snapshots,
             options: this.transactionOptions,
-            emit: (event, payload) => this.events.emit(event, payload),
+            emit: (event, payload) => {
+              this.events.emit(event, payload);
+              try {
+                context.onEvent?.(event, payload);
+              } catch {
+                // A caller's listener never breaks the transaction (as with the emitter's own).
+              }
+            },
             onStarted: (app) => {
               this.running = { callId, tool: request.tool, app };
             },

@@ -12,6 +12,8 @@ export interface CallContext {
   clientId?: string;
   /** Aborts the call (client disconnected). Guard is still released and state restored. */
   signal?: AbortSignal;
+  /** Sees this call's own events (its steps, its input progress) as they happen: MCP progress notifications. */
+  onEvent?: <K extends EngineEventName>(event: K, payload: EngineEventMap[K]) => void;
 }
 
 export interface ActRequest {

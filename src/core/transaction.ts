@@ -241,6 +241,8 @@ class Transaction {
   private screenshot: Screenshot | undefined;
   /** The screenshot as a PNG with the crosshair, encoding since it was captured. */
   private screenshotPng: Promise<Buffer> | undefined;
+  /** The step being run (for input progress events). */
+  private currentStep = 0;
   /** When the late-Esc grace period after the last step ends (epoch ms; 0 before the steps ended). */
   private graceEndsAt = 0;
 
@@ -339,7 +341,13 @@ class Transaction {
     };
     if (external?.aborted) onExternalAbort();
     external?.addEventListener('abort', onExternalAbort, { once: true });
-    this.progress = createProgress({ signal: this.abort.signal, timeoutMs: this.options.watchdogMs, log: this.log, now: this.options.now });
+    this.progress = createProgress({
+      signal: this.abort.signal,
+      timeoutMs: this.options.watchdogMs,
+      log: this.log,
+      now: this.options.now,
+      reportInput: (done, total) => this.deps.emit('input-progress', { callId: this.call.callId, index: this.currentStep, done, total }),
+    });
     try {
       const label = `AI: ${stepVerb(this.steps[0])}… — press Esc to cancel`;
       this.session = await this.deps.guard.engage(this.progress, {
@@ -361,6 +369,7 @@ class Transaction {
         // Input goes to whatever has focus: once the target is gone, the next key would land in
         // another app. Check it is still there before every step after the first.
         if (i > 0) await this.ensureTargetAlive(i);
+        this.currentStep = i;
         this.deps.emit('step', { callId: this.call.callId, index: i, label: describeStep(this.steps[i], secureForEvents(this.destinations.get(i))) });
         this.stepsDone.push(await this.runReported(this.runStep(this.steps[i], i)));
         throwIfAborted(this.progress);

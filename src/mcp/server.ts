@@ -10,6 +10,7 @@ import type { CallContext, TandemEngine } from '../core/engineApi.js';
 import { annotationsFor, type ToolDefinition } from './defineTool.js';
 import { errorResult } from './errors.js';
 import { LineSizeLimiter, oversizedError } from './messageSizeLimit.js';
+import { progressListener } from './progressNotifications.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { tools } from './tools/index.js';
 
@@ -24,12 +25,20 @@ export interface McpServerOptions {
 
 interface RequestExtra {
   signal: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  sendNotification: (notification: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total: number; message: string } }) => Promise<void>;
 }
 
 function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinition, clientId: () => string): void {
   // The SDK has already parsed `args` with tool.inputSchema, so they have its output type.
   const handler = async (args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> => {
     const context: CallContext = { clientId: clientId(), signal: extra.signal };
+    const progressToken = extra._meta?.progressToken;
+    if (progressToken !== undefined) {
+      context.onEvent = progressListener((notice) => {
+        void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...notice } }).catch(() => {});
+      });
+    }
     try {
       return await tool.handle(engine, args, context);
     } catch (error) {

@@ -106,13 +106,26 @@ describe('paced input: a cancel means nothing more arrives, ok means all of it a
 
   test('should answer ok only once the app has every character, and leave nothing queued for the next call', async () => {
     const text = 'paced-' + 'abcdefghij'.repeat(200);
-    const result = await server.callOk('click_and_traverse', {
-      pid: fixture.pid,
-      element: 'Name entry',
-      role: 'text',
-      steps: [{ action: 'press', keyName: 'a', modifierFlags: ['ctrl'] }, { action: 'press', keyName: 'backspace' }, { action: 'type', text }],
-    });
+    const notices: string[] = [];
+    const raw = await server.client.callTool(
+      {
+        name: 'click_and_traverse',
+        arguments: {
+          pid: fixture.pid,
+          element: 'Name entry',
+          role: 'text',
+          steps: [{ action: 'press', keyName: 'a', modifierFlags: ['ctrl'] }, { action: 'press', keyName: 'backspace' }, { action: 'type', text }],
+        },
+      },
+      undefined,
+      { timeout: 60_000, onprogress: (notice) => notices.push(notice.message ?? '') },
+    );
     const answeredAt = Date.now();
+    const result = { structured: (raw.structuredContent ?? {}) as Record<string, unknown> };
+    assert.equal(raw.isError, undefined, JSON.stringify(raw.content));
+    // MCP progress: each step, and the characters the app had taken in, as it took them in.
+    assert.deepEqual(notices.filter((notice) => notice.includes('characters typed')), ['step 4 of 4: 504 of 2,006 characters typed', 'step 4 of 4: 1,008 of 2,006 characters typed', 'step 4 of 4: 1,512 of 2,006 characters typed']);
+    assert.equal(notices.filter((notice) => /^step \d of 4: /.test(notice)).length, 4 + 3);
     const handled = fixture.eventsNamed('name').filter((event) => event.text === text);
     assert.equal(handled.length, 1, 'the app holds the whole text');
     assert.ok(Number(handled[0].t) <= answeredAt, 'it had it before the answer');

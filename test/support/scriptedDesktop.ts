@@ -623,6 +623,9 @@ export class ScriptedDesktop implements Desktop {
 
   async typeText(text: string, progress: Progress): Promise<void> {
     await this.enter('typeText', `type ${text}`, progress);
+    // Like a real backend, a long text reports how much the app took in (every 500 characters).
+    const length = [...text].length;
+    for (let done = 500; done <= length; done += 500) progress.reportInput?.(done, length);
     const node = this.frontApp()?.focusedNode();
     if (!node) return;
     if (node.editable) {
