@@ -28,6 +28,7 @@ export const ROLE = {
   application: ROLE_NAMES.indexOf('application'),
   checkBox: ROLE_NAMES.indexOf('check box'),
   checkMenuItem: ROLE_NAMES.indexOf('check menu item'),
+  comboBox: ROLE_NAMES.indexOf('combo box'),
   passwordText: ROLE_NAMES.indexOf('password text'),
   pushButton: ROLE_NAMES.indexOf('push button'),
   radioButton: ROLE_NAMES.indexOf('radio button'),
@@ -56,6 +57,30 @@ const TEXT_ROLES = new Set([
 
 export function isTextRole(role: number): boolean {
   return TEXT_ROLES.has(roleName(role));
+}
+
+/**
+ * Roles whose text is what the element holds (its value), not its label: fields a person types
+ * into. Documents and terminals are left out: their whole content is no one-line value.
+ */
+const VALUE_TEXT_ROLES = new Set(['text', 'entry', 'editbar', 'spin button', 'combo box', 'autocomplete']);
+
+export function isValueTextRole(role: number): boolean {
+  return VALUE_TEXT_ROLES.has(roleName(role));
+}
+
+/** Roles whose number (the Value interface) is what they hold. Scroll bars are left out: noise. */
+const NUMERIC_VALUE_ROLES = new Set(['slider', 'progress bar', 'dial', 'level bar', 'spin button']);
+
+export function isNumericValueRole(role: number): boolean {
+  return NUMERIC_VALUE_ROLES.has(roleName(role));
+}
+
+/** Roles that are on or off: their value is "checked" or "unchecked". */
+const TOGGLE_ROLES = new Set(['check box', 'radio button', 'toggle button', 'switch', 'check menu item', 'radio menu item']);
+
+export function isToggleRole(role: number): boolean {
+  return TOGGLE_ROLES.has(roleName(role));
 }
 
 /** Roles a person presses even when the toolkit exposes no Action interface. */

@@ -1,10 +1,13 @@
-// Reading Tandem's tree files (`[Role] "text" x:N y:N w:W h:H visible …`, see
+// Reading Tandem's tree files (`[Role] "name" value:"…" x:N y:N w:W h:H visible …`, see
 // src/core/treeFormat.ts) back into positions: for tests, the demo and the bench.
 import { readFileSync } from 'node:fs';
 
 export interface TreeLine {
   role: string;
+  /** The element's name (label), unescaped as far as quotes go. */
   text: string;
+  /** Its value, when the line shows one. */
+  value?: string;
   x: number;
   y: number;
   width: number;
@@ -12,14 +15,22 @@ export interface TreeLine {
   line: string;
 }
 
-const TREE_LINE = /^\s*\[([^\]]+)\] "((?:[^"\\]|\\.)*)"(?: x:(-?\d+) y:(-?\d+) w:(\d+) h:(\d+))?/;
+const TREE_LINE = /^\s*\[([^\]]+)\] "((?:[^"\\]|\\.)*)"(?: value:"((?:[^"\\]|\\.)*)")?(?: x:(-?\d+) y:(-?\d+) w:(\d+) h:(\d+))?/;
+
+/** Undoes treeFormat's escapes (\n \r \t \\ \" \' \uXXXX). */
+function unescape(text: string): string {
+  return text.replace(/\\(u[0-9a-f]{4}|.)/g, (_, code: string) => {
+    if (code.length === 5) return String.fromCharCode(parseInt(code.slice(1), 16));
+    return ({ n: '\n', r: '\r', t: '\t' } as Record<string, string>)[code] ?? code;
+  });
+}
 
 export function parseTreeLines(tree: string): TreeLine[] {
   return tree.split('\n').flatMap((line) => {
     const match = TREE_LINE.exec(line);
     if (!match) return [];
-    const [, role, text, x, y, w, h] = match;
-    return [{ role, text, x: Number(x ?? NaN), y: Number(y ?? NaN), width: Number(w ?? NaN), height: Number(h ?? NaN), line }];
+    const [, role, text, value, x, y, w, h] = match;
+    return [{ role, text: unescape(text), ...(value !== undefined ? { value: unescape(value) } : {}), x: Number(x ?? NaN), y: Number(y ?? NaN), width: Number(w ?? NaN), height: Number(h ?? NaN), line }];
   });
 }
 

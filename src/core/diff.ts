@@ -2,11 +2,13 @@
 //
 //   - <tree line>                                  gone (removed, or turned hidden)
 //   + <tree line>                                  new (added, or turned visible)
-//   ~ [Role] "text" | text: 'old' -> 'new'         same element, other text / state
+//   ~ [Role] "name" | text: 'old' -> 'new'         same element, another label
+//   ~ [Role] "name" | value: 'old' -> 'new'        same element, another value (typed text, a number…)
 //
 // Elements are paired across the two snapshots by treeMatch.ts (identity, unchanged content,
 // block moves, renames near the same place); a pair whose text differs is a rename (`~`), not a
-// `-` and a `+`, and a pair that only moved prints nothing.
+// `-` and a `+`, and a pair that only moved prints nothing. Pairing goes by labels, so a field
+// whose value changed is still the same field.
 //
 // Noise that never prints:
 //   - coordinate-only moves and resizes;
@@ -19,12 +21,12 @@
 //   - focus moving (every click moves it; the tree file shows `focused`).
 // State that prints: visibility (an element that turns visible is `+`, one that turns hidden is
 // `-`), `enabled: true -> false` and `selected: false -> true` on a `~` line (a checkbox got
-// checked, a button got enabled). A secure field's text is treated as empty on both sides, so
-// its value can never show up in a diff or a text change.
+// checked, a button got enabled). A secure field's value is treated as absent on both sides, so
+// it can never show up in a diff or a text change, not even as "it changed".
 
 import type { ElementNode } from './model.js';
 import type { TextChange } from './result.js';
-import { displayText, formatElementLabel, formatElementLine, formatGeometry, quoteText } from './treeFormat.js';
+import { displayText, displayValue, formatElementLabel, formatElementLine, formatGeometry, quoteText } from './treeFormat.js';
 import { matchTrees, type MatchSide } from './treeMatch.js';
 
 export interface TreeDiff {
@@ -46,7 +48,7 @@ export const NOISE_ROLES: ReadonlySet<string> = new Set([
 export const SCROLL_BAR_ROLES: ReadonlySet<string> = new Set(['ScrollBar']);
 
 /** In `~` lines old and new text are printed whole, up to this many code points each. */
-export const MAX_CHANGE_TEXT_CHARS = 2000;
+export const MAX_CHANGE_TEXT_CHARS = 100_000;
 
 /** 1 for each element that is a scroll bar or inside one (any order of parents, cycles ignored). */
 function scrollBarMembers(side: MatchSide): Uint8Array {
@@ -88,6 +90,11 @@ function stateChanges(before: ElementNode, after: ElementNode): string[] {
   return parts;
 }
 
+/** A value that appeared, went, or became another (absent on one side counts as ''). */
+function valueChanged(before: ElementNode, after: ElementNode): boolean {
+  return (displayValue(before) ?? '') !== (displayValue(after) ?? '');
+}
+
 export function diffTrees(before: readonly ElementNode[], after: readonly ElementNode[]): TreeDiff {
   const { before: b, after: a } = matchTrees(before, after);
   const bScroll = scrollBarMembers(b);
@@ -109,7 +116,7 @@ export function diffTrees(before: readonly ElementNode[], after: readonly Elemen
     }
     if (!was.visible && now.visible) continue; // reported from the after side, in its order
     if (!was.visible) continue; // hidden on both sides: nothing the person saw changed
-    const textChanged = displayText(was) !== displayText(now);
+    const textChanged = displayText(was) !== displayText(now) || valueChanged(was, now);
     if (textChanged || was.enabled !== now.enabled || was.selected !== now.selected) {
       if (!textChanged && !stateChanges(was, now).length) continue; // selected unknown on one side
       diff.changed.push({ before: was, after: now });
@@ -126,14 +133,14 @@ export function diffTrees(before: readonly ElementNode[], after: readonly Elemen
   return diff;
 }
 
-/** `~ [Role] "text" | text: 'old' -> 'new', selected: false -> true` (geometry added after an empty text). */
+/** `~ [Role] "name" | text: 'old' -> 'new', value: 'a' -> 'b', selected: false -> true` (geometry added after an empty name). */
 export function formatChangeLine(before: ElementNode, after: ElementNode): string {
   const parts: string[] = [];
+  const change = (field: string, from: string, to: string): string => `${field}: ${quoteText(from, "'", MAX_CHANGE_TEXT_CHARS)} -> ${quoteText(to, "'", MAX_CHANGE_TEXT_CHARS)}`;
   const oldText = displayText(before);
   const newText = displayText(after);
-  if (oldText !== newText) {
-    parts.push(`text: ${quoteText(oldText, "'", MAX_CHANGE_TEXT_CHARS)} -> ${quoteText(newText, "'", MAX_CHANGE_TEXT_CHARS)}`);
-  }
+  if (oldText !== newText) parts.push(change('text', oldText, newText));
+  if (valueChanged(before, after)) parts.push(change('value', displayValue(before) ?? '', displayValue(after) ?? ''));
   parts.push(...stateChanges(before, after));
   // Without text, a `~` line would not say which element (which row got selected): add where it is.
   const where = newText === '' ? formatGeometry(after) : '';
@@ -153,29 +160,33 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** "2 added, 1 removed, 1 text change, 1 state change" or "no changes". */
+/** "2 added, 1 removed, 1 text change, 1 value change, 1 state change" or "no changes". */
 export function summarizeDiff(diff: TreeDiff): string {
   let text = 0;
+  let value = 0;
   let state = 0;
   for (const { before, after } of diff.changed) {
     if (displayText(before) !== displayText(after)) text++;
+    else if (valueChanged(before, after)) value++;
     else state++;
   }
   const parts: string[] = [];
   if (diff.added.length) parts.push(`${diff.added.length} added`);
   if (diff.removed.length) parts.push(`${diff.removed.length} removed`);
   if (text) parts.push(plural(text, 'text change'));
+  if (value) parts.push(plural(value, 'value change'));
   if (state) parts.push(plural(state, 'state change'));
   return parts.length ? parts.join(', ') : 'no changes';
 }
 
-/** Whole old/new strings of every text change (secure fields never appear: their text is ''). */
+/** Whole old/new strings of every label and value change (a secure field's value never appears). */
 export function textChanges(diff: TreeDiff): TextChange[] {
   const changes: TextChange[] = [];
   for (const { before, after } of diff.changed) {
     const oldText = displayText(before);
     const newText = displayText(after);
     if (oldText !== newText) changes.push({ role: after.role, before: oldText, after: newText });
+    if (valueChanged(before, after)) changes.push({ role: after.role, name: newText, field: 'value', before: displayValue(before) ?? '', after: displayValue(after) ?? '' });
   }
   return changes;
 }

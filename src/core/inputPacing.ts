@@ -125,14 +125,17 @@ export class InputPacer {
       this.settle(batch);
     }
     const unhandled = this.sentUnits - this.handledUnits;
-    if (unhandled > 0) this.progress.log(`stopped with ${unhandled} input event${unhandled === 1 ? '' : 's'} the app had not yet taken in`);
+    if (unhandled === 0) return;
+    // A secret's size is told nowhere, not even as a count of keys left.
+    if (this.progress.secretInput) this.progress.log('stopped before the app had taken in all the input');
+    else this.progress.log(`stopped with ${unhandled} input event${unhandled === 1 ? '' : 's'} the app had not yet taken in`);
   }
 
   private settle(batch: Batch): void {
     this.inFlight.shift();
     this.handledUnits += batch.units;
     this.lastProgressAt = Date.now();
-    if (this.progress.reportInput && this.handledUnits - this.reportedAt >= this.options.reportEvery) {
+    if (this.progress.reportInput && !this.progress.secretInput && this.handledUnits - this.reportedAt >= this.options.reportEvery) {
       this.reportedAt = this.handledUnits;
       this.progress.reportInput(this.handledUnits, this.total);
     }
@@ -143,6 +146,9 @@ export class InputPacer {
   }
 
   private notResponding(): TandemError {
+    if (this.progress.secretInput) {
+      return new TandemError('not-responding', `The app stopped taking in input for ${this.options.notRespondingMs} ms. Nothing more was sent.`);
+    }
     return new TandemError(
       'not-responding',
       `The app stopped taking in input: it handled ${this.handledUnits} of ${this.total} input events, then nothing for ${this.options.notRespondingMs} ms. Nothing more was sent.`,

@@ -48,8 +48,18 @@ export interface ElementNode {
   depth: number;
   /** Role in PascalCase without platform prefix, e.g. "PushButton", "Text", "Window". */
   role: string;
-  /** The human-meaningful text: name, else value, else description. Never set for secure fields. */
+  /**
+   * The element's label: its accessible name, else its description (tooltip). A secure field
+   * keeps it (its label is not secret, and the model must be able to target the field).
+   */
   text: string;
+  /**
+   * What the element holds, apart from its label: an editable field's text, a slider's or spin
+   * button's number, a combo box's selection, "checked"/"unchecked" for check boxes, radio and
+   * toggle buttons. Absent where there is none. Never set for a secure field: a backend must not
+   * even ask for a password field's value (not its length either), and core ignores one anyway.
+   */
+  value?: string;
   bounds: Rect | null;
   /** On screen and not hidden (showing+visible on AT-SPI, on-screen frame on AX). */
   visible: boolean;

@@ -14,6 +14,11 @@ export interface Progress {
    * the app. Optional: callers that do not show progress leave it out.
    */
   reportInput?(done: number, total: number): void;
+  /**
+   * The input is a secret (typed into a password field): nothing may tell how much of it there
+   * is — no progress report, no count in a log line or an error.
+   */
+  readonly secretInput?: boolean;
 }
 
 export function createProgress(options: {
@@ -34,12 +39,7 @@ export function createProgress(options: {
 
 /** A child progress with a tighter deadline (never looser than the parent's). */
 export function withTimeout(parent: Progress, timeoutMs: number, now: () => number = Date.now): Progress {
-  return {
-    signal: parent.signal,
-    deadline: Math.min(parent.deadline, now() + timeoutMs),
-    log: parent.log,
-    ...(parent.reportInput ? { reportInput: parent.reportInput } : {}),
-  };
+  return { ...parent, deadline: Math.min(parent.deadline, now() + timeoutMs) };
 }
 
 export function remainingMs(progress: Progress, now: () => number = Date.now): number {

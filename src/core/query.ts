@@ -1,16 +1,19 @@
 // Element queries: how a tool's { text, role, element_index } picks one element of a snapshot,
 // and what the model is told when nothing matches.
 //
-// Matching: text is a case-insensitive substring of the element's text; role matches a role that
-// starts with or contains it, ignoring case, spaces, '-' and '_' ("button" matches "PushButton",
-// "toggle" matches "ToggleButton", "menu item" matches "MenuItem"). Among matches the winner is
-// the first by: visible, enabled, actionable, exact text (ignoring case), shorter text, document
-// order. A secure element's text is never matched (it is treated as empty).
+// Matching: text is a case-insensitive substring of the element's label (name) or of its value;
+// role matches a role that starts with or contains it, ignoring case, spaces, '-' and '_'
+// ("button" matches "PushButton", "toggle" matches "ToggleButton", "menu item" matches
+// "MenuItem"). Among matches the winner is the first by: visible, enabled, editable (only when
+// the step needs a field: a click followed by typing), actionable, matched by its label rather
+// than its value, exact text (ignoring case), shorter text, document order. So "Courier note"
+// followed by typing picks the entry labelled so, not the static label beside it that shares
+// the name; what decided is reported (Choice). A secure field's value is never matched.
 
 import { TandemError } from './errors.js';
 import type { ElementNode, Point } from './model.js';
 import type { ElementQuery } from './steps.js';
-import { MAX_TEXT_CHARS, displayText, formatElementLine } from './treeFormat.js';
+import { MAX_TEXT_CHARS, displayText, displayValue, formatElementLine } from './treeFormat.js';
 
 const DEFAULT_CANDIDATES = 5;
 
@@ -40,26 +43,65 @@ function describeQuery(query: ElementQuery): string {
   return parts.join(' and ');
 }
 
+/** What the step will do with the element: typing needs a field, a click an actionable element. */
+export type ElementPurpose = 'any' | 'editable';
+
+/** Roles of elements that take typed text (AT-SPI and AX names, PascalCase). */
+const EDITABLE_ROLES: ReadonlySet<string> = new Set([
+  'Text', 'Entry', 'PasswordText', 'SpinButton', 'ComboBox', 'Terminal', 'DocumentText', 'Editbar',
+  'TextField', 'TextArea', 'SecureTextField', 'SearchField', 'Document', 'DocumentFrame', 'Paragraph',
+]);
+
+export function isEditable(el: ElementNode): boolean {
+  return EDITABLE_ROLES.has(el.role);
+}
+
+function labelMatches(el: ElementNode, foldedText: string): boolean {
+  return fold(displayText(el)).includes(foldedText);
+}
+
+function valueMatches(el: ElementNode, foldedText: string): boolean {
+  const value = displayValue(el);
+  return value !== undefined && fold(value).includes(foldedText);
+}
+
 function matches(el: ElementNode, foldedText: string | undefined, role: string | undefined): boolean {
   if (role !== undefined && !roleMatches(el.role, role)) return false;
-  if (foldedText !== undefined && !fold(displayText(el)).includes(foldedText)) return false;
+  if (foldedText !== undefined && !labelMatches(el, foldedText) && !valueMatches(el, foldedText)) return false;
   return true;
 }
 
-/** Negative when `a` is the better match. */
-function compareMatches(a: ElementNode, b: ElementNode, foldedText: string | undefined): number {
-  if (a.visible !== b.visible) return a.visible ? -1 : 1;
-  if (a.enabled !== b.enabled) return a.enabled ? -1 : 1;
-  if (a.actionable !== b.actionable) return a.actionable ? -1 : 1;
+/** Why one match beat another: the first criterion that told them apart. */
+export type ChoiceReason = 'visible' | 'enabled' | 'editable' | 'actionable' | 'label' | 'exact' | 'shorter' | 'first';
+
+/** Which criterion puts `a` before `b` (negative) or after (positive), and its name. */
+function compareMatches(a: ElementNode, b: ElementNode, foldedText: string | undefined, purpose: ElementPurpose): { order: number; reason: ChoiceReason } {
+  if (a.visible !== b.visible) return { order: a.visible ? -1 : 1, reason: 'visible' };
+  if (a.enabled !== b.enabled) return { order: a.enabled ? -1 : 1, reason: 'enabled' };
+  if (purpose === 'editable' && isEditable(a) !== isEditable(b)) return { order: isEditable(a) ? -1 : 1, reason: 'editable' };
+  if (a.actionable !== b.actionable) return { order: a.actionable ? -1 : 1, reason: 'actionable' };
   const textA = displayText(a);
   const textB = displayText(b);
   if (foldedText !== undefined) {
+    const byLabelA = labelMatches(a, foldedText);
+    const byLabelB = labelMatches(b, foldedText);
+    if (byLabelA !== byLabelB) return { order: byLabelA ? -1 : 1, reason: 'label' };
     const exactA = fold(textA) === foldedText;
     const exactB = fold(textB) === foldedText;
-    if (exactA !== exactB) return exactA ? -1 : 1;
+    if (exactA !== exactB) return { order: exactA ? -1 : 1, reason: 'exact' };
   }
-  if (textA.length !== textB.length) return textA.length - textB.length;
-  return a.index - b.index;
+  if (textA.length !== textB.length) return { order: textA.length - textB.length, reason: 'shorter' };
+  return { order: a.index - b.index, reason: 'first' };
+}
+
+/** The element a text/role query picked, and — when others matched too — what set it apart. */
+export interface Choice {
+  element: ElementNode;
+  /** Other elements that matched. */
+  others: number;
+  /** The best of the others, and the criterion that put the chosen one first. */
+  runnerUp?: ElementNode;
+  reason?: ChoiceReason;
 }
 
 function findByIndex(elements: readonly ElementNode[], index: number): ElementNode | undefined {
@@ -73,7 +115,12 @@ function findByIndex(elements: readonly ElementNode[], index: number): ElementNo
  * 'stale-element' when element_index is not (or no longer) that element, and 'not-found' with
  * the closest candidates when nothing matches.
  */
-export function findElement(elements: readonly ElementNode[], query: ElementQuery): ElementNode {
+export function findElement(elements: readonly ElementNode[], query: ElementQuery, purpose: ElementPurpose = 'any'): ElementNode {
+  return chooseElement(elements, query, purpose).element;
+}
+
+/** Like findElement, with what set the chosen element apart from the other matches. */
+export function chooseElement(elements: readonly ElementNode[], query: ElementQuery, purpose: ElementPurpose = 'any'): Choice {
   const hasText = query.text !== undefined && query.text !== '';
   const hasRole = query.role !== undefined && query.role.trim() !== '';
   if (query.index === undefined && !hasText && !hasRole) {
@@ -100,15 +147,30 @@ export function findElement(elements: readonly ElementNode[], query: ElementQuer
         { index: query.index, element: formatElementLine(el) },
       );
     }
-    return el;
+    return { element: el, others: 0 };
   }
 
   let best: ElementNode | undefined;
+  let runnerUp: ElementNode | undefined;
+  let others = 0;
   for (const el of elements) {
     if (!matches(el, foldedText, role)) continue;
-    if (!best || compareMatches(el, best, foldedText) < 0) best = el;
+    if (!best) {
+      best = el;
+      continue;
+    }
+    others++;
+    if (compareMatches(el, best, foldedText, purpose).order < 0) {
+      runnerUp = best;
+      best = el;
+    } else if (!runnerUp || compareMatches(el, runnerUp, foldedText, purpose).order < 0) {
+      runnerUp = el;
+    }
   }
-  if (best) return best;
+  if (best) {
+    if (!runnerUp) return { element: best, others };
+    return { element: best, others, runnerUp, reason: compareMatches(best, runnerUp, foldedText, purpose).reason };
+  }
 
   const candidates = closestCandidates(elements, query, DEFAULT_CANDIDATES);
   const lines = candidates.map((el) => `  ${formatCandidate(el)}`);
@@ -216,7 +278,7 @@ class Closeness {
     let score = 0;
     const { foldedText, matcher } = this;
     if (foldedText !== undefined && matcher) {
-      const text = fold(displayText(el).slice(0, MAX_SCORED_CHARS));
+      const text = fold(`${displayText(el)} ${displayValue(el) ?? ''}`.trim().slice(0, MAX_SCORED_CHARS));
       if (text === '') return -1;
       const editScore = 1 - matcher.distance(text) / matcher.pattern.length;
       // Words found anywhere: catches reordered multi-word queries ("report quarterly").

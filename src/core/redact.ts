@@ -1,15 +1,15 @@
-// Redaction: text typed into a password field never leaves the keyboard. The backend already
-// reports a secure element's text as ''; this file decides which typed text counts as secure
-// and how steps are described in events, log lines, stepsDone, summaries and artifacts.
+// Redaction: text typed into a password field never leaves the keyboard — not even its length.
+// The backend never reads a secure element's value; this file decides which typed text counts
+// as secure and how steps are described in events, log lines, stepsDone, summaries and artifacts.
 // Log lines never carry typed text at all, secure or not.
 
 import type { ElementNode, TreeSnapshot } from './model.js';
 import type { ElementQuery, Step } from './steps.js';
 import { quoteText } from './treeFormat.js';
 
-/** How typed text (or a set value) is shown when its destination is a secure field. */
-export function secureTextLabel(text: string): string {
-  return `[secure text: ${[...text].length} chars]`;
+/** How typed text (or a set value) is shown when its destination is a secure field: nothing of it, not its length. */
+export function secureTextLabel(_text: string): string {
+  return '[secure text]';
 }
 
 /** Whether a type/set-value step's destination is secure: known from the tree, or not yet. */
@@ -73,7 +73,7 @@ export function shownText(text: string, secure: boolean): string {
   return secure ? secureTextLabel(text) : quoteText(text);
 }
 
-/** A one-line label for the feed ("Click \"Save\"", "Type [secure text: 8 chars]"). */
+/** A one-line label for the feed ("Click \"Save\"", "Type [secure text]"). */
 export function describeStep(step: Step, secure: boolean): string {
   switch (step.kind) {
     case 'click': {

@@ -12,6 +12,10 @@ export interface AppSwitch {
 
 export interface TextChange {
   role: string;
+  /** 'value' when what the element holds changed (its label in `name`); absent: the label itself changed. */
+  field?: 'value';
+  /** The element's label, for a value change. */
+  name?: string;
   before: string;
   after: string;
 }

@@ -24,7 +24,7 @@ import { LIMITS } from './limits.js';
 import { normalizeKey, normalizeModifiers } from './keys.js';
 import type { ElementNode, Frontmost, Point, Screenshot, TreeSnapshot } from './model.js';
 import { createProgress, sleep, throwIfAborted, type Progress } from './progress.js';
-import { elementAtPoint, findElement } from './query.js';
+import { chooseElement, elementAtPoint, findElement, type Choice, type ChoiceReason, type ElementPurpose } from './query.js';
 import { describeStep, movesFocus, predictDestinations, redactStep, secureForEvents, shownText, type Destination } from './redact.js';
 import type { AppSwitch, CallResult, CallStatus } from './result.js';
 import { settle, waitForLaunches, type LaunchOutcome, type SettleOptions } from './settle.js';
@@ -67,6 +67,18 @@ const INTERRUPTED_STEP_MS = DEFAULT_PACING.drainCapMs + 250;
 
 /** Longest any restore/cleanup primitive may take once the action itself is over. */
 const CLEANUP_TIMEOUT_MS = 5_000;
+
+/** Why a query's element was chosen over another that matched, as step descriptions say it. */
+const CHOICE_REASONS: Record<ChoiceReason, string> = {
+  visible: 'it is visible',
+  enabled: 'it is enabled',
+  editable: 'it takes typing, and a type step follows',
+  actionable: 'it can be pressed',
+  label: 'its label holds the text, the other only its value',
+  exact: 'its label is exactly the text',
+  shorter: 'its label is closer to the text',
+  first: 'it comes first in the tree',
+};
 
 /** How long a launched process's window may wait for its app to join the accessibility bus. */
 const HANDOFF_REGISTER_MS = 2_000;
@@ -222,6 +234,8 @@ class Transaction {
   /** Elements resolved before the guard: element_index pins and the first step's query. */
   private readonly resolvedBefore = new Map<number, ElementNode>();
   private destinations = new Map<number, Destination>();
+  /** Queries several elements matched: what set the chosen one apart (see choiceNote). */
+  private readonly choices = new Map<number, Choice>();
   private readonly abort = new AbortController();
   private session: GuardSession | null = null;
   private progress!: Progress;
@@ -314,7 +328,7 @@ class Transaction {
       if (hasIndex(query)) this.resolvedBefore.set(i, resolveIndexed(this.deps.snapshots, snapshot, query));
     });
     const firstQuery = queryOf(this.steps[0]);
-    if (firstQuery && !this.resolvedBefore.has(0)) this.resolvedBefore.set(0, findElement(snapshot.elements, firstQuery));
+    if (firstQuery && !this.resolvedBefore.has(0)) this.resolvedBefore.set(0, this.choose(snapshot.elements, firstQuery, 0));
 
     this.destinations = predictDestinations(this.steps, snapshot, (step, i) => this.predictTarget(step, i));
   }
@@ -327,7 +341,7 @@ class Transaction {
     const query = queryOf(step);
     if (!query) return null;
     try {
-      return findElement(this.before.snapshot.elements, query);
+      return findElement(this.before.snapshot.elements, query, this.purposeOf(index));
     } catch {
       return null;
     }
@@ -530,7 +544,31 @@ class Transaction {
       if (!again) throw hasIndex(query) ? staleIndexError(query.index) : new TandemError('not-found', `${formatElementLabel(pinned)} is no longer in the tree.`);
       return again;
     }
-    return findElement(tree.elements, query);
+    return this.choose(tree.elements, query, index);
+  }
+
+  /** Typing after a click, or setting a value, needs a field: a label sharing its name will not do. */
+  private purposeOf(index: number): ElementPurpose {
+    const step = this.steps[index];
+    if (step.kind === 'set-value') return 'editable';
+    return step.kind === 'click' && this.steps[index + 1]?.kind === 'type' ? 'editable' : 'any';
+  }
+
+  /** Picks step `index`'s element and remembers what set it apart, for the step's description. */
+  private choose(elements: readonly ElementNode[], query: ElementQuery, index: number): ElementNode {
+    const choice = chooseElement(elements, query, this.purposeOf(index));
+    if (choice.runnerUp) this.choices.set(index, choice);
+    return choice.element;
+  }
+
+  /** " (chosen over #12 [Label] "Note": it takes typing; 2 more matched)" — '' unless another element has the same label. */
+  private choiceNote(index: number, chosen: ElementNode | null): string {
+    const choice = this.choices.get(index);
+    if (!choice?.runnerUp || !choice.reason || choice.element !== chosen) return '';
+    // Only a real tie needs explaining: another element with the very same label.
+    if (choice.runnerUp.text.toLowerCase() !== choice.element.text.toLowerCase()) return '';
+    const more = choice.others > 1 ? `; ${choice.others - 1} more matched` : '';
+    return ` (chosen over #${choice.runnerUp.index} ${formatElementLabel(choice.runnerUp)}: ${CHOICE_REASONS[choice.reason]}${more})`;
   }
 
   private async isSecureDestination(index: number): Promise<boolean> {
@@ -593,14 +631,15 @@ class Transaction {
         const verb = step.count === 2 ? 'double-clicked' : step.button === 'right' ? 'right-clicked' : step.button === 'middle' ? 'middle-clicked' : 'clicked';
         const what = reached.element ? `${formatElementLabel(reached.element)} at ` : '';
         const mods = step.modifiers.length ? ` with ${step.modifiers.join('+')}` : '';
-        const clicked = `${verb} ${what}${reached.point.x},${reached.point.y}${mods}`;
+        const clicked = `${verb} ${what}${reached.point.x},${reached.point.y}${mods}${this.choiceNote(index, element)}`;
         return reached.note ? `${reached.note}, then ${clicked}` : clicked;
       }
       case 'type': {
         const secure = await this.isSecureDestination(index);
-        // Never log typed text, secure or not: log lines go to stderr and the feed.
-        progress.log(`typing ${[...step.text].length} characters${secure ? ' into a secure field' : ''}`);
-        await this.desktop.typeText(step.text, progress);
+        // Never log typed text, secure or not: log lines go to stderr and the feed. Into a secure
+        // field not even how much: no count in the log, no input progress.
+        progress.log(secure ? 'typing into a secure field' : `typing ${[...step.text].length} characters`);
+        await this.desktop.typeText(step.text, secure ? { ...progress, secretInput: true } : progress);
         this.treeIsStale = true;
         return `typed ${shownText(step.text, secure)}`;
       }
@@ -624,20 +663,20 @@ class Transaction {
         const element = await this.locate(step.query, index);
         await this.desktop.performAction({ element, action: step.action }, progress);
         this.treeIsStale = true;
-        return `performed "${step.action}" on ${formatElementLabel(element)}`;
+        return `performed "${step.action}" on ${formatElementLabel(element)}${this.choiceNote(index, element)}`;
       }
       case 'set-value': {
         const element = await this.locate(step.query, index);
         const secure = element.secure || this.destinations.get(index) === 'secure';
         await this.desktop.setValue(element, step.value, progress);
         this.treeIsStale = true;
-        return `set ${formatElementLabel(element)} to ${shownText(step.value, secure)}`;
+        return `set ${formatElementLabel(element)} to ${shownText(step.value, secure)}${this.choiceNote(index, element)}`;
       }
       case 'set-selected': {
         const element = await this.locate(step.query, index);
         await this.desktop.setSelected(element, step.selected, progress);
         this.treeIsStale = true;
-        return `${step.selected ? 'selected' : 'deselected'} ${formatElementLabel(element)}`;
+        return `${step.selected ? 'selected' : 'deselected'} ${formatElementLabel(element)}${this.choiceNote(index, element)}`;
       }
     }
   }

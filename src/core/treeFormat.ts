@@ -1,13 +1,16 @@
 // The tree text format: what the model reads in a tree file and what diff lines are made of.
 //
-//   [Role] "text" x:N y:N w:W h:H visible [focused] [disabled] [secure] [selected]
+//   [Role] "name" value:"…" x:N y:N w:W h:H visible [focused] [disabled] [secure] [selected]
 //
-// - One element per line, in pre-order. Text is escaped so it can never break the line or the
-//   quoting, and cut at MAX_TEXT_CHARS code points with the cut marked `…(+N chars)`.
+// - One element per line, in pre-order. "name" is the element's label (its accessible name,
+//   else its description; "" when it has none); `value:"…"` is what it holds (a field's text, a
+//   slider's number, a combo box's choice, checked/unchecked), only where it has one. Text is
+//   escaped so it can never break the line or the quoting, and cut at MAX_TEXT_CHARS code
+//   points with the cut marked `…(+N chars)`.
 // - Geometry is rounded to whole points and left out when the backend gave no bounds.
 // - The first flag is always `visible` or `hidden`; then, only when they hold: `focused`,
-//   `disabled` (not enabled), `secure` (a password field: its text is never printed, even if a
-//   backend filled it in by mistake), `selected`.
+//   `disabled` (not enabled), `secure` (a password field: it keeps its name, its value is never
+//   printed, even if a backend filled it in by mistake), `selected`.
 // - A tree file starts with exactly TREE_HEADER_LINES lines beginning with '# '. Element index k
 //   is on line k + TREE_HEADER_LINES + 1, so `grep -n` output minus (TREE_HEADER_LINES + 1)
 //   is the element_index (the header's last line says so in words).
@@ -110,9 +113,14 @@ export function quoteText(text: string, quote: '"' | "'" = '"', maxChars: number
   return quote + escapeText(cutText(text, maxChars), quote) + quote;
 }
 
-/** The text a secure element may show: none, whatever the backend put there. */
+/** The element's label as trees show it (a secure field's label is shown: it is not secret). */
 export function displayText(el: ElementNode): string {
-  return el.secure ? '' : el.text;
+  return el.text;
+}
+
+/** The element's value as trees show it: none for a secure field, whatever the backend put there. */
+export function displayValue(el: ElementNode): string | undefined {
+  return el.secure ? undefined : el.value;
 }
 
 const bracketedRoles = new Map<string, string>();
@@ -140,8 +148,14 @@ export function formatGeometry(el: ElementNode): string {
   return ` x:${Math.round(x)} y:${Math.round(y)} w:${Math.round(width)} h:${Math.round(height)}`;
 }
 
+/** ` value:"…"`, or '' when the element shows no value. */
+export function formatValue(el: ElementNode): string {
+  const value = displayValue(el);
+  return value === undefined ? '' : ` value:${quoteText(value)}`;
+}
+
 export function formatElementLine(el: ElementNode): string {
-  let line = formatElementLabel(el) + formatGeometry(el);
+  let line = formatElementLabel(el) + formatValue(el) + formatGeometry(el);
   line += el.visible ? ' visible' : ' hidden';
   if (el.focused) line += ' focused';
   if (!el.enabled) line += ' disabled';
@@ -164,7 +178,7 @@ export function formatTree(snapshot: TreeSnapshot): string {
   const header = [
     `# app: ${escapeText(snapshot.app)}  pid: ${snapshot.pid}`,
     `# elements: ${elements.length}  visible: ${visible}  ${truncated}`,
-    '# format: [Role] "text" x y w h visible|hidden [focused] [disabled] [secure] [selected]',
+    '# format: [Role] "name" value:"…" (when it holds one) x y w h visible|hidden [focused] [disabled] [secure] [selected]',
     `# element_index = line number - ${TREE_HEADER_LINES + 1} (e.g. from grep -n); first element on line ${TREE_HEADER_LINES + 1}`,
   ];
   const lines = new Array<string>(header.length + elements.length);

@@ -14,7 +14,9 @@ export const callResultOutput = z.object({
   visible_elements: z.number(),
   screenshot: z.string().optional().describe('PNG of the window; a crosshair marks the click point.'),
   summary: z.string().describe('One line: what changed.'),
-  text_changes: z.array(z.object({ role: z.string(), before: z.string(), after: z.string() })),
+  text_changes: z
+    .array(z.object({ role: z.string(), field: z.literal('value').optional(), name: z.string().optional(), before: z.string(), after: z.string() }))
+    .describe('Labels that changed, and values (field "value": typed text, numbers, choices) with the label of their element in name.'),
   app_switch: z
     .object({ pid: z.number(), app: z.string(), file: z.string().optional() })
     .optional()

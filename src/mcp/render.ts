@@ -5,7 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningApp } from '../core/model.js';
 import type { CallResult } from '../core/result.js';
-import { quoteText } from '../core/treeFormat.js';
+import { cutText, quoteText } from '../core/treeFormat.js';
 import { errorLines, guidanceFor } from './errors.js';
 import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
 
@@ -13,6 +13,8 @@ import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
 const MAX_TEXT_CHANGE_LINES = 12;
 /** Characters of a changed value shown inline. */
 const MAX_CHANGE_CHARS = 80;
+/** Characters of a changed value in structuredContent. */
+const MAX_STRUCTURED_CHANGE_CHARS = 2_000;
 
 export function structuredCallResult(result: CallResult): CallResultOutput {
   const output: CallResultOutput = {
@@ -23,7 +25,13 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     element_count: result.elementCount,
     visible_elements: result.visibleElements,
     summary: result.summary,
-    text_changes: result.textChanges.map(({ role, before, after }) => ({ role, before, after })),
+    // Long values (a typed page) are cut here; the diff file holds them whole.
+    text_changes: result.textChanges.map(({ role, field, name, before, after }) => ({
+      role,
+      ...(field ? { field, name: name ?? '' } : {}),
+      before: cutText(before, MAX_STRUCTURED_CHANGE_CHARS),
+      after: cutText(after, MAX_STRUCTURED_CHANGE_CHARS),
+    })),
     steps: [...result.stepsDone],
     steps_total: result.stepsTotal,
     human_input_blocked: result.humanInputBlocked,
@@ -70,9 +78,10 @@ function fileSize(result: CallResult): string | undefined {
 function textChangeLines(result: CallResult): string[] {
   const changes = result.textChanges;
   if (!changes.length) return [];
-  const shown = changes.slice(0, MAX_TEXT_CHANGE_LINES).map(
-    ({ role, before, after }) => `  ${role}: ${quoteText(before, "'", MAX_CHANGE_CHARS)} -> ${quoteText(after, "'", MAX_CHANGE_CHARS)}`,
-  );
+  const shown = changes.slice(0, MAX_TEXT_CHANGE_LINES).map(({ role, field, name, before, after }) => {
+    const which = field === 'value' ? `${role} ${quoteText(name ?? '', '"', MAX_CHANGE_CHARS)} value` : role;
+    return `  ${which}: ${quoteText(before, "'", MAX_CHANGE_CHARS)} -> ${quoteText(after, "'", MAX_CHANGE_CHARS)}`;
+  });
   if (changes.length > shown.length) shown.push(`  … ${changes.length - shown.length} more in the file`);
   return ['text_changes:', ...shown];
 }

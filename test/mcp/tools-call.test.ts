@@ -74,7 +74,7 @@ describe('mcp tools: successful calls over the real engine', () => {
     const result = await fixture.call('click_and_traverse', { pid: COUNTER, element: 'Name', role: 'text', text: ' Ada', pressKey: 'Enter' });
     assert.equal(line(result, 'status'), 'ok');
     assert.match(line(result, 'steps') ?? '', /^3\/3 done: clicked .*; typed .*; pressed return$/);
-    assert.equal(fixture.desktop.find(COUNTER, 'Name Ada').role, 'Text');
+    assert.equal(fixture.desktop.find(COUNTER, 'Name').value, ' Ada', 'the field labelled Name holds the typed text');
     assert.equal(returned, true);
     assert.equal(fixture.desktop.guardEngagements, 1, 'one transaction for all three steps');
   });
@@ -105,7 +105,7 @@ describe('mcp tools: successful calls over the real engine', () => {
     assert.match(actions[3], /^type/);
     assert.match(actions[4], /control/);
     assert.match(actions[5], /^scroll/);
-    assert.equal(fixture.desktop.find(COUNTER, 'Name!').role, 'Text');
+    assert.equal(fixture.desktop.find(COUNTER, 'Name').value, '!');
   });
 
   it('should show app_switch and the new app\'s tree when a dialog takes the front', async () => {
@@ -131,7 +131,7 @@ describe('mcp tools: successful calls over the real engine', () => {
     await fixture.call('click_and_traverse', { pid: COUNTER, element: 'Name', role: 'text' });
     const result = await fixture.call('type_and_traverse', { pid: COUNTER, text: 'xyz', pressKey: 'tab' });
     assert.equal(line(result, 'status'), 'ok');
-    assert.match(textOf(result), /Text: 'Name' -> 'Namexyz'/);
+    assert.match(textOf(result), /Text "Name" value: '' -> 'xyz'/);
     assert.match(line(result, 'steps') ?? '', /pressed tab/);
   });
 
@@ -158,7 +158,8 @@ describe('mcp tools: successful calls over the real engine', () => {
     fixture = await mcpFixture();
     const setValue = await fixture.call('set_value_and_traverse', { pid: COUNTER, element: 'Name', role: 'text', value: 'Grace' });
     assert.equal(line(setValue, 'status'), 'ok');
-    assert.match(textOf(setValue), /Text: 'Name' -> 'Grace'/);
+    assert.match(textOf(setValue), /Text "Name" value: '' -> 'Grace'/);
+    assert.match(textOf(setValue), /^summary: 1 value change$/m);
 
     const pressAx = await fixture.call('press_ax_and_traverse', { pid: COUNTER, element: 'Count: 0' });
     assert.equal(line(pressAx, 'status'), 'ok');

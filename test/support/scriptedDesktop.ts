@@ -90,8 +90,10 @@ export interface ScriptedNodeSpec {
   focused?: boolean;
   selected?: boolean;
   identity?: string;
-  /** Typing appends to `text` (default: true for text-like roles and secure fields). */
+  /** Typing appends to `value` (default: true for text-like roles and secure fields). */
   editable?: boolean;
+  /** What an editable node holds at first (its `text` is its label). */
+  value?: string;
   /** A click gives it focus (default: editable). */
   focusable?: boolean;
   /** Content scrolls by `lineHeight` points per wheel line; descendants outside its bounds become invisible. */
@@ -150,7 +152,10 @@ let serial = 0;
 
 export class ScriptedNode {
   role: string;
+  /** The label (accessible name); a secure field keeps it. */
   text: string;
+  /** What an editable, non-secure node holds (typing and set-value change it). */
+  value: string;
   /** Unscrolled rectangle (content coordinates inside a scrollable ancestor). */
   bounds: Rect | null;
   visible: boolean;
@@ -174,7 +179,8 @@ export class ScriptedNode {
   constructor(spec: ScriptedNodeSpec, readonly app: ScriptedApp) {
     this.spec = spec;
     this.role = spec.role;
-    this.text = spec.secure ? '' : (spec.text ?? '');
+    this.text = spec.text ?? '';
+    this.value = spec.value ?? '';
     this.bounds = spec.bounds ?? null;
     this.visible = spec.visible ?? true;
     this.enabled = spec.enabled ?? true;
@@ -197,7 +203,6 @@ export class ScriptedNode {
   }
 
   setText(text: string): void {
-    if (this.secure) throw new Error('a secure node has no readable text; use secret');
     this.text = text;
   }
 
@@ -429,7 +434,7 @@ export class ScriptedDesktop implements Desktop {
   /** The live node whose text (exact) or identity matches. */
   find(pid: number, textOrIdentity: string): ScriptedNode {
     for (const node of this.app(pid).nodes()) {
-      if (node.text === textOrIdentity || node.identity === textOrIdentity) return node;
+      if (node.text === textOrIdentity || (node.editable && !node.secure && node.value === textOrIdentity) || node.identity === textOrIdentity) return node;
     }
     throw new Error(`no node "${textOrIdentity}" in pid ${pid}`);
   }
@@ -532,7 +537,8 @@ export class ScriptedDesktop implements Desktop {
         parentIndex,
         depth,
         role: node.role,
-        text: node.secure ? '' : node.text,
+        text: node.text,
+        ...(node.editable && !node.secure ? { value: node.value } : {}),
         bounds: this.hideOffscreenGeometry && !node.isShowing() ? null : node.screenBounds(),
         visible: node.isShowing(),
         enabled: node.enabled,
@@ -571,7 +577,7 @@ export class ScriptedDesktop implements Desktop {
     const node = this.liveNode(element);
     if (!node.editable) throw new TandemError('unsupported', `${node.role} "${node.text}" has no editable value`);
     if (node.secure) node.secret = value;
-    else node.text = value;
+    else node.value = value;
   }
 
   async setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void> {
@@ -630,7 +636,7 @@ export class ScriptedDesktop implements Desktop {
     if (!node) return;
     if (node.editable) {
       if (node.secure) node.secret += text;
-      else node.text += text;
+      else node.value += text;
     }
     await node.spec.onType?.({ node, desktop: this, text });
   }

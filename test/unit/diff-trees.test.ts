@@ -122,13 +122,27 @@ test('should not report focus moving', () => {
   assert.equal(formatDiff(diff), '');
 });
 
-test('should never show a secure field value, even if a backend leaked it', () => {
-  const password = (text: string): NodeSpec => ({ role: 'PasswordText', text, secure: true, bounds: rect(120, 180, 200, 24) });
+test('should never show a secure field value, even if a backend leaked it, nor that it changed', () => {
+  const password = (value: string): NodeSpec => ({ role: 'PasswordText', text: 'Passphrase', value, secure: true, bounds: rect(120, 180, 200, 24) });
   const diff = diffTrees(dialog([password('')]), dialog([password('hunter2')]));
-  assert.equal(formatDiff(diff), '');
+  assert.equal(formatDiff(diff), '', 'not even a ~ line that would say its length changed');
   assert.deepEqual(textChanges(diff), []);
   const added = diffTrees(dialog([]), dialog([password('hunter2')]));
   assert.ok(!formatDiff(added).includes('hunter2'));
+  assert.match(formatDiff(added), /^\+ \[PasswordText\] "Passphrase" x:120/m, 'its label is shown: it is not secret');
+});
+
+test('should report a labelled field whose value changed as one ~ line with the old and new value', () => {
+  const memo = (value: string): NodeSpec => ({ role: 'Text', text: 'Memo', value, identity: 'memo', bounds: rect(120, 220, 300, 24) });
+  const diff = diffTrees(dialog([memo('')]), dialog([memo('hello world')]));
+  assert.equal(formatDiff(diff), "~ [Text] \"Memo\" | value: '' -> 'hello world'\n");
+  assert.equal(summarizeDiff(diff), '1 value change');
+  assert.deepEqual(textChanges(diff), [{ role: 'Text', field: 'value', name: 'Memo', before: '', after: 'hello world' }]);
+});
+
+test('should report a check box turning on as a value change', () => {
+  const bold = (value: string): NodeSpec => ({ role: 'CheckBox', text: 'Bold', value, bounds: rect(20, 260, 80, 20) });
+  assert.equal(formatDiff(diffTrees(dialog([bold('unchecked')]), dialog([bold('checked')]))), "~ [CheckBox] \"Bold\" | value: 'unchecked' -> 'checked'\n");
 });
 
 test('should summarise several kinds of change in one line', () => {

@@ -72,11 +72,18 @@ test('should never split a surrogate pair when cutting', () => {
   assert.ok(quoted.endsWith('…(+6 chars)'));
 });
 
-test('should never print a secure element text even when the backend filled it in', () => {
-  const line = formatElementLine(element({ role: 'PasswordText', text: 'hunter2', secure: true, focused: true }));
-  assert.equal(line, '[PasswordText] "" visible focused secure');
-  const file = formatTree(snapshotOf(tree({ role: 'Frame', text: 'Login', children: [{ role: 'PasswordText', text: 'hunter2', secure: true }] })));
+test('should print a secure element by its label, never its value, even when the backend filled it in', () => {
+  const line = formatElementLine(element({ role: 'PasswordText', text: 'Passphrase', value: 'hunter2', secure: true, focused: true }));
+  assert.equal(line, '[PasswordText] "Passphrase" visible focused secure');
+  const file = formatTree(snapshotOf(tree({ role: 'Frame', text: 'Login', children: [{ role: 'PasswordText', text: 'Passphrase', value: 'hunter2', secure: true }] })));
   assert.ok(!file.includes('hunter2'));
+  assert.ok(file.includes('"Passphrase"'));
+});
+
+test('should print the name and the value of a field separately, the value only where there is one', () => {
+  assert.equal(formatElementLine(element({ role: 'Text', text: 'Memo', value: 'hello "world"', bounds: { x: 1, y: 2, width: 3, height: 4 } })), '[Text] "Memo" value:"hello \\"world\\"" x:1 y:2 w:3 h:4 visible');
+  assert.equal(formatElementLine(element({ role: 'Text', text: '', value: '' })), '[Text] "" value:"" visible');
+  assert.equal(formatElementLine(element({ role: 'Label', text: 'Memo' })), '[Label] "Memo" visible');
 });
 
 test('should keep a role with spaces, brackets or control characters on one bracketed label', () => {

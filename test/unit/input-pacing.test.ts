@@ -94,7 +94,7 @@ describe('paced input', () => {
     const barrier = new ManualBarrier();
     const controller = new AbortController();
     const logs: string[] = [];
-    const pacer = new InputPacer(barrier, createProgress({ timeoutMs: 5_000, signal: controller.signal, log: (line) => logs.push(line) }), 100, FAST);
+    const pacer = new InputPacer(barrier, createProgress({ timeoutMs: 5_000, signal: controller.signal, log: (line) => logs.push(line), reportInput: () => {} }), 100, FAST);
     const sending = sendAll(pacer, 10, 10, []);
     await tick();
     const abortedAt = Date.now();
@@ -103,6 +103,26 @@ describe('paced input', () => {
     const waited = Date.now() - abortedAt;
     assert.ok(waited >= FAST.drainIdleMs - 5 && waited < FAST.drainCapMs + 100, `drained for ${waited} ms`);
     assert.ok(logs.some((line) => line.includes('30 input events the app had not yet taken in')), logs.join('\n'));
+  });
+
+  it('should tell nothing of the size of secret input: no count in logs, errors or progress', async () => {
+    const barrier = new ManualBarrier();
+    const controller = new AbortController();
+    const logs: string[] = [];
+    const reports: number[] = [];
+    const progress = { ...createProgress({ timeoutMs: 5_000, signal: controller.signal, log: (line) => logs.push(line), reportInput: (done) => reports.push(done) }), secretInput: true };
+    const pacer = new InputPacer(barrier, progress, 100, { ...FAST, reportEvery: 1 });
+    const sending = sendAll(pacer, 10, 10, []);
+    await tick();
+    barrier.answerOldest();
+    await tick();
+    controller.abort(new TandemError('cancelled', 'Esc'));
+    await assert.rejects(sending);
+    assert.deepEqual(reports, [], 'no progress');
+    assert.ok(logs.every((line) => !/\d/.test(line)), logs.join('\n'));
+    const silent = new InputPacer(new ManualBarrier(), { ...createProgress({ timeoutMs: 5_000 }), secretInput: true }, 60, FAST);
+    const stuck = sendAll(silent, 2, 30, []);
+    await assert.rejects(stuck, (error: unknown) => isTandemError(error, 'not-responding') && !/\d+ of \d+/.test(error.message) && error.details === undefined);
   });
 
   it('should report an app that takes nothing in as not responding, with how much it handled', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createProgress } from '../../src/core/progress.js';
 import { TandemError } from '../../src/core/errors.js';
 import { AxElementRegistry, AxSession } from '../../src/backends/macos/axElement.js';
-import { AxTreeReader, elementText, isSecure, treeRole, wantsValue } from '../../src/backends/macos/axTree.js';
+import { AxTreeReader, elementText, elementValue, isSecure, treeRole, wantsValue } from '../../src/backends/macos/axTree.js';
 import { AxActions, axActionName } from '../../src/backends/macos/axActions.js';
 import { FakeMacNative, type FakeElement } from './mac-fake-native.js';
 
@@ -62,16 +62,28 @@ test('should map AX roles and subroles to tree roles', () => {
   assert.equal(treeRole('CustomRole', null), 'CustomRole');
 });
 
-test('should take text from the title, else the value, else the description, and never a secure value', () => {
-  assert.equal(elementText({ title: 'T', value: 'V', description: 'D', secure: false }), 'T');
-  assert.equal(elementText({ title: '', value: 'V', description: 'D', secure: false }), 'V');
-  assert.equal(elementText({ title: null, value: null, description: 'D', secure: false }), 'D');
-  assert.equal(elementText({ title: null, value: 'hunter2', description: null, secure: true }), '');
+test('should take the label from the title, else the description, else a static text\'s value; never a secure value', () => {
+  assert.equal(elementText({ role: 'AXStaticText', title: 'T', value: 'V', description: 'D', secure: false }), 'T');
+  assert.equal(elementText({ role: 'AXStaticText', title: '', value: 'V', description: '', secure: false }), 'V');
+  assert.equal(elementText({ role: 'AXTextField', title: '', value: 'typed', description: 'Memo', secure: false }), 'Memo', 'a field is labelled by its description, not its content');
+  assert.equal(elementText({ role: 'AXTextField', title: null, value: 'typed', description: null, secure: false }), '');
+  assert.equal(elementText({ role: 'AXTextField', title: null, value: 'hunter2', description: 'Passphrase', secure: true }), 'Passphrase');
   assert.equal(isSecure('AXTextField', 'AXSecureTextField'), true);
   assert.equal(wantsValue('AXTextField', 'AXSecureTextField', ''), false);
+  assert.equal(wantsValue('AXTextField', null, 'titled'), true, 'a field always: its value is not its label');
   assert.equal(wantsValue('AXStaticText', null, ''), true);
   assert.equal(wantsValue('AXStaticText', null, 'titled'), false);
   assert.equal(wantsValue('AXGroup', null, ''), false);
+});
+
+test('should give fields their value: text, numbers, on/off; nothing for secure fields or plain elements', () => {
+  assert.equal(elementValue({ role: 'AXTextField', value: 'hello world', secure: false }), 'hello world');
+  assert.equal(elementValue({ role: 'AXTextField', value: 'hunter2', secure: true }), undefined);
+  assert.equal(elementValue({ role: 'AXSlider', value: 0.333333, secure: false }), '0.3333');
+  assert.equal(elementValue({ role: 'AXCheckBox', value: 1, secure: false }), 'checked');
+  assert.equal(elementValue({ role: 'AXCheckBox', value: 0, secure: false }), 'unchecked');
+  assert.equal(elementValue({ role: 'AXCheckBox', value: 2, secure: false }), 'mixed');
+  assert.equal(elementValue({ role: 'AXStaticText', value: 'label', secure: false }), undefined);
 });
 
 test('should snapshot the tree in pre-order with roles, text, bounds, flags and window ids', async () => {
@@ -79,18 +91,18 @@ test('should snapshot the tree in pre-order with roles, text, bounds, flags and 
   const snap = await reader.snapshot(42, LIMITS, progress(), options);
   assert.equal(snap.app, 'TextEdit');
   assert.equal(snap.truncated, undefined);
-  const lines = snap.elements.map((e) => `${'  '.repeat(e.depth)}${e.role} "${e.text}"${e.visible ? '' : ' hidden'}${e.enabled ? '' : ' disabled'}${e.focused ? ' focused' : ''}${e.secure ? ' secure' : ''}`);
+  const lines = snap.elements.map((e) => `${'  '.repeat(e.depth)}${e.role} "${e.text}"${e.value !== undefined ? ` value:"${e.value}"` : ''}${e.visible ? '' : ' hidden'}${e.enabled ? '' : ' disabled'}${e.focused ? ' focused' : ''}${e.secure ? ' secure' : ''}`);
   assert.deepEqual(lines, [
     'Application "TextEdit" hidden',
     '  Window "Untitled"',
-    '    TextArea "Hello" focused',
+    '    TextArea "" value:"Hello" focused',
     '    TextField "" secure',
     '    Button "OK"',
     '    StaticText "Label"',
     '    Group "offscreen group" hidden',
     '      Group "" hidden',
     '        Group "" hidden',
-    '    SearchField "query" hidden disabled',
+    '    SearchField "" value:"query" hidden disabled',
     '  MenuBar "" hidden',
     '    MenuBarItem "File" hidden',
   ]);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isTandemError } from '../../src/core/errors.js';
-import { closestCandidates, elementAtPoint, findElement, substringEditDistance } from '../../src/core/query.js';
+import { chooseElement, closestCandidates, elementAtPoint, findElement, substringEditDistance } from '../../src/core/query.js';
 import { rect, seededRandom, tree } from '../support/treeFactory.js';
 
 const window = tree({
@@ -22,7 +22,7 @@ const window = tree({
     },
     { role: 'Label', text: 'Save', bounds: rect(0, 500, 60, 20) },
     { role: 'PushButton', text: 'Save', bounds: rect(0, 0, 60, 40), actionable: true, visible: false },
-    { role: 'PasswordText', text: 'secret-save', secure: true, bounds: rect(10, 100, 200, 24) },
+    { role: 'PasswordText', text: 'Passphrase', value: 'secret-save', secure: true, bounds: rect(10, 100, 200, 24) },
     { role: 'Text', text: 'Quarterly budget report', bounds: rect(0, 40, 800, 460), children: [{ role: 'Link', text: 'budget.xlsx', bounds: rect(20, 60, 90, 16), actionable: true }] },
   ],
 });
@@ -70,7 +70,32 @@ test('should refuse an empty query and say what to send', () => {
   assert.throws(() => findElement(window, {}), (error) => isTandemError(error, 'bad-input') && /element_index/.test(error.message));
 });
 
-test('should never match a secure field by its leaked text', () => {
+test('should find a secure field by its label', () => {
+  assert.equal(findElement(window, { text: 'passphrase' }).role, 'PasswordText');
+});
+
+test('should match a field by its value as well as its label, preferring the label', () => {
+  const fields = tree({ role: 'Frame', text: 'Form', children: [
+    { role: 'Text', text: 'Subject', value: 'Invoice 42', bounds: rect(10, 10, 200, 24) },
+    { role: 'Label', text: 'Invoice', bounds: rect(10, 40, 200, 24) },
+  ] });
+  assert.equal(findElement(fields, { text: 'invoice 42' }).text, 'Subject');
+  assert.equal(findElement(fields, { text: 'invoice' }).role, 'Label', 'a label that holds the text beats a value that does');
+});
+
+test('should prefer the field over the label sharing its name when typing follows, and say why', () => {
+  const pair = tree({ role: 'Frame', text: 'Form', children: [
+    { role: 'Label', text: 'Courier note', bounds: rect(10, 10, 100, 20) },
+    { role: 'Text', text: 'Courier note', value: '', bounds: rect(120, 10, 200, 24) },
+  ] });
+  assert.equal(findElement(pair, { text: 'Courier note' }).role, 'Label', 'for a plain click the first in the tree wins');
+  const choice = chooseElement(pair, { text: 'Courier note' }, 'editable');
+  assert.equal(choice.element.role, 'Text');
+  assert.equal(choice.runnerUp?.role, 'Label');
+  assert.equal(choice.reason, 'editable');
+});
+
+test('should never match a secure field by its leaked value', () => {
   assert.throws(() => findElement(window, { text: 'secret' }), (error) => isTandemError(error, 'not-found') && !error.message.includes('secret-save'));
 });
 

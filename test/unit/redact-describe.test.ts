@@ -21,7 +21,7 @@ const target = (step: Step): ElementNode | null => (step.kind === 'click' && 'qu
 
 describe('redaction: where typed text goes', () => {
   it('should count characters, not UTF-16 units, in the label', () => {
-    assert.equal(secureTextLabel('pässwörd🔑'), '[secure text: 9 chars]');
+    assert.equal(secureTextLabel('pässwörd🔑'), '[secure text]');
   });
 
   it('should follow the nearest click, then the focused element, and call anything after a key press unknown', () => {
@@ -41,11 +41,11 @@ describe('redaction: where typed text goes', () => {
 
   it('should redact the text in step labels and event args only when secure', () => {
     const step: Step = { kind: 'type', text: 'swordfish' };
-    assert.equal(describeStep(step, true), 'Type [secure text: 9 chars]');
+    assert.equal(describeStep(step, true), 'Type [secure text]');
     assert.equal(describeStep(step, false), 'Type "swordfish"');
-    assert.deepEqual(redactStep(step, true), { kind: 'type', text: '[secure text: 9 chars]' });
+    assert.deepEqual(redactStep(step, true), { kind: 'type', text: '[secure text]' });
     const setValue: Step = { kind: 'set-value', query: { role: 'PasswordText' }, value: 'swordfish' };
-    assert.equal(describeStep(setValue, true), 'Set [PasswordText] to [secure text: 9 chars]');
-    assert.deepEqual(redactStep(setValue, true), { kind: 'set-value', query: { role: 'PasswordText' }, value: '[secure text: 9 chars]' });
+    assert.equal(describeStep(setValue, true), 'Set [PasswordText] to [secure text]');
+    assert.deepEqual(redactStep(setValue, true), { kind: 'set-value', query: { role: 'PasswordText' }, value: '[secure text]' });
   });
 });

@@ -22,19 +22,19 @@ describe('redaction of text typed into a secure field', () => {
 
     assert.equal(result.status, 'ok');
     assert.equal(desktop.secretOf(desktop.find(COUNTER, 'password-field')), PASSWORD, 'the password really was typed');
-    assert.equal(result.stepsDone[1], `typed [secure text: ${PASSWORD.length} chars]`);
+    assert.equal(result.stepsDone[1], `typed [secure text]`);
     const shown = await everythingShown(fixture, result);
     assert.ok(!shown.includes(PASSWORD), 'the password appears nowhere');
     assert.ok(!shown.includes('hunter2'), 'not even in part');
     assert.ok(shown.includes(secureTextLabel(PASSWORD)));
     const started = fixture.events.find((e) => e.event === 'call-started')!.payload as CallStartedEvent;
-    assert.equal((started.args.steps as Array<{ text?: string }>)[1].text, `[secure text: ${PASSWORD.length} chars]`);
+    assert.equal((started.args.steps as Array<{ text?: string }>)[1].text, `[secure text]`);
   });
 
   it('should redact when the secure field was clicked by its position', async () => {
     fixture = await engineFixture();
     const result = await fixture.engine.act(act(COUNTER, clickAt(110, 145), typeText(PASSWORD)));
-    assert.equal(result.stepsDone[1], `typed [secure text: ${PASSWORD.length} chars]`);
+    assert.equal(result.stepsDone[1], `typed [secure text]`);
     assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
   });
 
@@ -44,7 +44,7 @@ describe('redaction of text typed into a secure field', () => {
     desktop.find(COUNTER, 'password-field').focus();
     const result = await engine.act(act(COUNTER, typeText(PASSWORD)));
     assert.equal(desktop.secretOf(desktop.find(COUNTER, 'password-field')), PASSWORD);
-    assert.deepEqual(result.stepsDone, [`typed [secure text: ${PASSWORD.length} chars]`]);
+    assert.deepEqual(result.stepsDone, [`typed [secure text]`]);
     assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
   });
 
@@ -56,7 +56,7 @@ describe('redaction of text typed into a secure field', () => {
     };
     const result = await engine.act(act(COUNTER, clickOn('Name'), typeText('alice'), press('Tab'), typeText(PASSWORD)));
     assert.equal(result.status, 'ok');
-    assert.deepEqual(result.stepsDone, ['clicked [Text] "Name" at 110,105', 'typed "alice"', 'pressed tab', `typed [secure text: ${PASSWORD.length} chars]`]);
+    assert.deepEqual(result.stepsDone, ['clicked [Text] "Name" at 110,105', 'typed "alice"', 'pressed tab', `typed [secure text]`]);
     assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
   });
 
@@ -66,7 +66,7 @@ describe('redaction of text typed into a secure field', () => {
     const result = await engine.act(act(COUNTER, { kind: 'set-value', query: { role: 'PasswordText' }, value: PASSWORD }));
     assert.equal(result.status, 'ok');
     assert.equal(desktop.secretOf(desktop.find(COUNTER, 'password-field')), PASSWORD);
-    assert.equal(result.stepsDone[0], `set [PasswordText] "" to [secure text: ${PASSWORD.length} chars]`);
+    assert.equal(result.stepsDone[0], `set [PasswordText] "" to [secure text]`);
     assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
   });
 

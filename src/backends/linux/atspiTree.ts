@@ -7,8 +7,9 @@ import type { SnapshotLimits } from '../../core/desktop.js';
 import type { ElementNode, Point, Rect, TreeSnapshot } from '../../core/model.js';
 import type { Progress } from '../../core/progress.js';
 import { isTandemError } from '../../core/errors.js';
+import { LIMITS } from '../../core/limits.js';
 import { CACHE_PATH, COORD_TYPE_SCREEN, IFACE, OFFSCREEN_COORDINATE, type CacheItem, type ObjectRef } from '../../../native/linux/atspiProtocol.js';
-import { ROLE, isButtonLikeRole, isCheckableRole, isTextRole, roleName, toPascalRole } from '../../../native/linux/atspiRoles.js';
+import { ROLE, isButtonLikeRole, isCheckableRole, isNumericValueRole, isTextRole, isToggleRole, isValueTextRole, roleName, toPascalRole } from '../../../native/linux/atspiRoles.js';
 import { STATE, hasState } from '../../../native/linux/atspiStates.js';
 import type { AtspiApp } from './atspiApps.js';
 import type { AtspiBus } from './atspiBus.js';
@@ -28,6 +29,8 @@ import {
 
 /** Longest text read from a Text interface (the tree line cuts shorter anyway). */
 export const TEXT_READ_CAP = 2000;
+/** A field's value is read whole up to this many characters (the longest text one call types). */
+export const VALUE_READ_CAP = LIMITS.typedChars;
 /** Children read live under one descendant-managing container (GTK3 tree/list cells). */
 export const MANAGED_CHILDREN_CAP = 300;
 /** Nodes fetched one by one in a whole snapshot (walks of uncached subtrees). */
@@ -307,7 +310,11 @@ export class AtspiTree {
     return details;
   }
 
-  /** Geometry (showing nodes), action names (showing nodes) and text (unnamed text roles, never secure ones). */
+  /**
+   * Geometry (showing nodes), action names (showing nodes), the text of fields (their value)
+   * and of unnamed text roles (their label), numbers of sliders and the like — never anything of
+   * a secure field beyond its name.
+   */
   private async detailsOf(app: AtspiApp, node: RawNode, budget: Budget): Promise<NodeDetails> {
     const guard = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
       if (budget.expired()) return undefined;
@@ -327,8 +334,20 @@ export class AtspiTree {
     if (showing && node.interfaces.includes(IFACE.action)) {
       tasks.push(guard(() => this.actionNames(app, node.path, budget)).then((names) => (entry.actionNames = names)));
     }
-    if (!node.name && !isSecure(node) && isTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
-      tasks.push(guard(() => this.text(app, node.path, budget)).then((text) => (entry.text = text)));
+    // A field labelled the usual way (a label widget related to it) has no name of its own: its
+    // label is what a person calls it, and what screen readers read.
+    if (!node.name && showing && isLabelledRole(node)) {
+      tasks.push(guard(() => this.labelledBy(app, node.path, budget)).then((path) => (entry.labelledBy = path)));
+    }
+    if (!isSecure(node)) {
+      if (isValueTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
+        tasks.push(guard(() => this.text(app, node.path, budget, VALUE_READ_CAP)).then((text) => (entry.value = text)));
+      } else if (!node.name && isTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
+        tasks.push(guard(() => this.text(app, node.path, budget)).then((text) => (entry.text = text)));
+      }
+      if (showing && isNumericValueRole(node.role) && !isValueTextRole(node.role) && node.interfaces.includes(IFACE.value)) {
+        tasks.push(guard(() => this.numericValue(app, node.path, budget)).then((value) => (entry.value = value)));
+      }
     }
     await Promise.all(tasks);
     return entry;
@@ -346,6 +365,17 @@ export class AtspiTree {
     return { x, y, width, height };
   }
 
+  /** The path of the element labelling this one (AT-SPI relation LABELLED_BY), if any. */
+  private async labelledBy(app: AtspiApp, path: string, budget: Budget): Promise<string | undefined> {
+    const [relations] = await this.bus.call(
+      { destination: app.busName, path, interface: IFACE.accessible, member: 'GetRelationSet' },
+      budget.progress,
+      'read element relations',
+    );
+    const labelled = (relations as Array<[number, ObjectRef[]]>).find(([type]) => type === RELATION_LABELLED_BY);
+    return labelled?.[1].find(([busName]) => busName === app.busName || busName === '')?.[1];
+  }
+
   private async actionNames(app: AtspiApp, path: string, budget: Budget): Promise<string[]> {
     const [actions] = await this.bus.call(
       { destination: app.busName, path, interface: IFACE.action, member: 'GetActions' },
@@ -359,13 +389,19 @@ export class AtspiTree {
    * One call, capped: toolkits clamp an end offset past the text (GTK3 and GTK4 do), and GTK4
    * has no CharacterCount property to ask first.
    */
-  private async text(app: AtspiApp, path: string, budget: Budget): Promise<string> {
+  private async text(app: AtspiApp, path: string, budget: Budget, cap = TEXT_READ_CAP): Promise<string> {
     const [text] = await this.bus.call(
-      { destination: app.busName, path, interface: IFACE.text, member: 'GetText', signature: 'ii', body: [0, TEXT_READ_CAP] },
+      { destination: app.busName, path, interface: IFACE.text, member: 'GetText', signature: 'ii', body: [0, cap] },
       budget.progress,
       'read element text',
     );
-    return String(text ?? '').slice(0, TEXT_READ_CAP);
+    return String(text ?? '').slice(0, cap);
+  }
+
+  /** A slider's or progress bar's current value, as the number reads (at most 4 decimals). */
+  private async numericValue(app: AtspiApp, path: string, budget: Budget): Promise<string | undefined> {
+    const value = await this.bus.getProperty(app.busName, path, IFACE.value, 'CurrentValue', budget.progress, 'read element value');
+    return typeof value === 'number' && Number.isFinite(value) ? String(Math.round(value * 10_000) / 10_000) : undefined;
   }
 
   /**
@@ -416,7 +452,12 @@ interface NodeDetails {
   /** undefined: not read; null: off screen. */
   extents?: Rect | null;
   actionNames?: string[];
+  /** An unnamed text role's content: its label. */
   text?: string;
+  /** Path of the label element related to an unnamed field. */
+  labelledBy?: string;
+  /** What a field or slider holds. */
+  value?: string;
 }
 
 export function isWindowRelativeToolkit(toolkit: Toolkit): boolean {
@@ -441,6 +482,36 @@ function meaningfulDescription(description: string): string {
 
 function isSecure(node: RawNode): boolean {
   return node.role === ROLE.passwordText;
+}
+
+/** AtspiRelationType LABELLED_BY. */
+const RELATION_LABELLED_BY = 2;
+
+/** Unnamed elements worth asking for their label: fields, sliders and the like. */
+function isLabelledRole(node: RawNode): boolean {
+  return isSecure(node) || isValueTextRole(node.role) || isNumericValueRole(node.role);
+}
+
+/** The name of the element at `path` (a field's label), when the snapshot has it. */
+function labelOf(path: string | undefined, all: FlatNode[]): string {
+  if (!path) return '';
+  return all.find((entry) => entry.node.path === path)?.node.name ?? '';
+}
+
+/** A combo box's chosen item: the selected item of its popup list, when the toolkit exposes one. */
+function comboChoice(entry: FlatNode, all: FlatNode[]): string | undefined {
+  if (entry.node.role !== ROLE.comboBox) return undefined;
+  for (let k = entry.index + 1; k < all.length && all[k].depth > entry.depth; k++) {
+    const { node } = all[k];
+    if (hasState(node.states, STATE.selected) && node.name && /item/.test(roleName(node.role))) return node.name;
+  }
+  return undefined;
+}
+
+/** "checked"/"unchecked" for elements that are on or off (from their states: no extra call). */
+function toggleValue(node: RawNode): string | undefined {
+  if (!isToggleRole(node.role)) return undefined;
+  return hasState(node.states, STATE.checked) || hasState(node.states, STATE.pressed) ? 'checked' : 'unchecked';
 }
 
 function mergeInOrder(existing: RawNode[], fetched: RawNode[], position: Map<string, number>): RawNode[] {
@@ -468,13 +539,15 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
     indexInParent: parent ? parent.children.indexOf(node) : -1,
     ...(actionNames ? { actionNames } : {}),
   };
-  const text = node.name || (secure ? '' : (details?.text ?? '')) || meaningfulDescription(node.description);
+  const text = node.name || labelOf(details?.labelledBy, all) || (secure ? '' : (details?.text ?? '')) || meaningfulDescription(node.description);
+  const value = secure ? undefined : (details?.value ?? toggleValue(node) ?? comboChoice(entry, all));
   return {
     index: entry.index,
     parentIndex: entry.parentIndex,
     depth: entry.depth,
     role: toPascalRole(roleName(node.role)),
     text,
+    ...(value !== undefined ? { value } : {}),
     bounds: extents ?? null,
     // Unmapped widgets answer INT_MIN geometry while still claiming to be showing.
     visible: showing && extents !== null,

@@ -1,6 +1,6 @@
 // The accessibility tree of one app: AXUIElementCopyMultipleAttributeValues fetches every field
 // of an element in one IPC; depth, count and time caps flag the snapshot truncated; secure text
-// fields are marked secure and their AXValue is never requested; AX windows are mapped to
+// fields are marked secure and their AXValue is never requested (their label is kept); AX windows are mapped to
 // CGWindowIDs for screenshots. The mapping from AX fields to tree-line fields is pure.
 
 import type { SnapshotLimits } from '../../core/desktop.js';
@@ -30,8 +30,17 @@ type BatchAttribute = (typeof BATCH_ATTRIBUTES)[number];
 
 export const SECURE_SUBROLE = 'AXSecureTextField';
 
-/** Roles whose visible text lives in AXValue (read only when not secure and untitled). */
-const VALUE_ROLES = new Set(['AXStaticText', 'AXTextField', 'AXTextArea', 'AXComboBox', 'AXPopUpButton', 'AXMenuButton', 'AXDateField', 'AXHeading', 'AXCell', 'AXLink']);
+/** Roles whose AXValue is their visible text: their label when they have no title (read only then). */
+const CONTENT_ROLES = new Set(['AXStaticText', 'AXHeading', 'AXCell', 'AXLink']);
+
+/** Roles whose AXValue is what they hold — a field's text, a number, a choice, on/off — read always (never when secure). */
+const FIELD_ROLES = new Set([
+  'AXTextField', 'AXTextArea', 'AXComboBox', 'AXPopUpButton', 'AXMenuButton', 'AXDateField', 'AXSlider', 'AXIncrementor',
+  'AXProgressIndicator', 'AXLevelIndicator', 'AXValueIndicator', 'AXCheckBox', 'AXRadioButton', 'AXSwitch', 'AXDisclosureTriangle',
+]);
+
+/** Roles whose number means on (1), off (0) or mixed (2). */
+const TOGGLE_ROLES = new Set(['AXCheckBox', 'AXRadioButton', 'AXSwitch', 'AXDisclosureTriangle']);
 
 const ACTIONABLE_ROLES = new Set([
   'AXButton', 'AXCheckBox', 'AXRadioButton', 'AXMenuItem', 'AXMenuBarItem', 'AXPopUpButton', 'AXMenuButton',
@@ -65,16 +74,32 @@ export function isActionableRole(role: string | null): boolean {
   return role !== null && ACTIONABLE_ROLES.has(role);
 }
 
-/** Whether AXValue should be fetched for the text: never for secure fields, only when untitled. */
+/** Whether AXValue should be fetched: never for secure fields; for fields always, for content roles when untitled. */
 export function wantsValue(role: string | null, subrole: string | null, title: string): boolean {
-  return !isSecure(role, subrole) && title === '' && role !== null && VALUE_ROLES.has(role);
+  if (isSecure(role, subrole) || role === null) return false;
+  return FIELD_ROLES.has(role) || (title === '' && CONTENT_ROLES.has(role));
 }
 
-/** The element's text: AXTitle, else AXValue (strings only, never secure), else AXDescription. */
-export function elementText(fields: { title: string | null; value: string | null; description: string | null; secure: boolean }): string {
+/** The element's label: AXTitle, else AXDescription, else (static text, headings, cells, links) their AXValue. */
+export function elementText(fields: { role: string | null; title: string | null; value: unknown; description: string | null; secure: boolean }): string {
   if (fields.title) return fields.title;
-  if (!fields.secure && fields.value) return fields.value;
-  return fields.description ?? '';
+  if (fields.description) return fields.description;
+  if (!fields.secure && fields.role !== null && CONTENT_ROLES.has(fields.role) && typeof fields.value === 'string') return fields.value;
+  return '';
+}
+
+/** What a field holds, from its AXValue: text, a number, "checked"/"unchecked"/"mixed". Never for a secure field. */
+export function elementValue(fields: { role: string | null; value: unknown; secure: boolean }): string | undefined {
+  if (fields.secure || fields.role === null || !FIELD_ROLES.has(fields.role)) return undefined;
+  const { value } = fields;
+  if (TOGGLE_ROLES.has(fields.role)) {
+    if (typeof value === 'number') return value === 1 ? 'checked' : value === 2 ? 'mixed' : 'unchecked';
+    if (typeof value === 'boolean') return value ? 'checked' : 'unchecked';
+    return undefined;
+  }
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(Math.round(value * 10_000) / 10_000);
+  return undefined;
 }
 
 /**
@@ -234,7 +259,8 @@ export class AxTreeReader {
         if (item.parentIndex === null && fields.title) appName = fields.title;
         const secure = isSecure(fields.role, fields.subrole);
         const title = fields.title ?? '';
-        const value = wantsValue(fields.role, fields.subrole, title) ? this.session.decoder.string(this.session.copy(scope, item.ref, 'AXValue').value) : null;
+        const value = wantsValue(fields.role, fields.subrole, title) ? this.session.decoder.plain(this.session.copy(scope, item.ref, 'AXValue').value) : null;
+        const held = elementValue({ role: fields.role, value, secure });
         let windowId = item.windowId;
         if (fields.role === 'AXWindow') {
           windowId = this.session.windowIdOf(item.ref) ?? options.windowBounds.find((w) => sameRect(w.bounds, fields.bounds))?.windowId ?? windowId;
@@ -247,7 +273,8 @@ export class AxTreeReader {
           parentIndex: item.parentIndex,
           depth: item.depth,
           role: treeRole(fields.role, fields.subrole),
-          text: elementText({ title: fields.title, value, description: fields.description, secure }),
+          text: elementText({ role: fields.role, title: fields.title, value, description: fields.description, secure }),
+          ...(held !== undefined ? { value: held } : {}),
           bounds,
           visible: !!bounds && bounds.width > 0 && bounds.height > 0 && options.screens.some((s) => rectsIntersect(s, bounds)),
           enabled: fields.enabled,
