@@ -28,10 +28,12 @@ const CLICK_CALLS = 50;
 const REFRESH_P50_GOAL_MS = 30;
 const REFRESH_CALLS = 31;
 /**
- * Pause between clicks, longer than the late-Esc grace period: a model thinks for seconds
- * between calls, so each call finds the guard down. Back-to-back calls are measured too.
+ * Pause between clicks: a model thinks for seconds between calls, so each call finds the guard
+ * down (the late-Esc grace period is over) and its click is not the second half of a double
+ * click with the previous one on the same button (the backend waits out 500 ms for that).
+ * Back-to-back calls are measured too.
  */
-const THINK_MS = DEFAULT_GRACE_MS + 100;
+const THINK_MS = 600;
 const RSS_CALLS = 1000;
 
 const progress = (): ReturnType<typeof createProgress> => createProgress({ timeoutMs: 30_000 });
@@ -157,7 +159,7 @@ export async function runLinuxBench(): Promise<void> {
         tight.push(performance.now() - started);
       }
       tight.sort((a, b) => a - b);
-      rows.push(['click_and_traverse back to back (fixture)', String(CLICK_CALLS), formatMs(quantile(tight, 0.5)), formatMs(quantile(tight, 0.95)), `no pause: each call first waits out the previous call's ${DEFAULT_GRACE_MS} ms late-Esc grace`]);
+      rows.push(['click_and_traverse back to back (fixture)', String(CLICK_CALLS), formatMs(quantile(tight, 0.5)), formatMs(quantile(tight, 0.95)), `no pause: each call waits out the previous call's ${DEFAULT_GRACE_MS} ms late-Esc grace, and its click the 500 ms within which two clicks on the same spot are a double click`]);
       goals.push([`click_and_traverse p50 ≤ ${CLICK_P50_GOAL_MS} ms`, `${formatMs(p50)} ms`, verdict(p50 <= CLICK_P50_GOAL_MS)]);
     } finally {
       await session.close();

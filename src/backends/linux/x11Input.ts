@@ -39,6 +39,13 @@ const SCROLL_BUTTONS = { up: 4, down: 5, left: 6, right: 7 } as const;
 const REMAP_SETTLE_MS = 30;
 /** …and they translate keys lazily, so the borrowed keycodes stay mapped a little after typing. */
 const RESTORE_DELAY_MS = 50;
+/**
+ * Two single clicks at the same spot closer together than this are one double click to the
+ * app (GTK's default double-click time is 400 ms, 5 px): a click of the next call on the same
+ * field would select a word instead of placing the caret. The second click waits it out.
+ */
+const DOUBLE_CLICK_MS = 500;
+const DOUBLE_CLICK_DISTANCE = 5;
 /** A click that moves focus to another client needs this long before keys reach it (the window manager moves the X focus). */
 const FOCUS_SETTLE_MS = 20;
 /**
@@ -56,6 +63,7 @@ type Stroke = KeyStroke & { shiftKeycode: number | null };
 
 export class X11Input {
   private lastClickAt = 0;
+  private lastClickPoint: Point | null = null;
   private cachedKeymap: Promise<Keymap> | null = null;
   private readonly ping: X11WmPing;
   /** XKB key editing on its own connection, opened on the first text that needs it. */
@@ -82,6 +90,7 @@ export class X11Input {
     const button = BUTTONS[options.button];
     const modifiers = options.modifiers.length ? this.modifierKeycodes(await this.keymap(), options.modifiers, progress) : [];
     const pacer = this.pacer(await this.ping.pointerReceivers(point), progress, 1);
+    await this.waitOutDoubleClick(point, progress);
     // One batch: the modifiers are pressed and released around the click whatever happens next.
     await pacer.send(1, () =>
       this.withModifiers(modifiers, () => {
@@ -93,7 +102,15 @@ export class X11Input {
       }),
     );
     this.lastClickAt = Date.now();
+    this.lastClickPoint = point;
     await pacer.finish();
+  }
+
+  private async waitOutDoubleClick(point: Point, progress: Progress): Promise<void> {
+    const last = this.lastClickPoint;
+    if (!last || Math.abs(last.x - point.x) > DOUBLE_CLICK_DISTANCE || Math.abs(last.y - point.y) > DOUBLE_CLICK_DISTANCE) return;
+    const since = Date.now() - this.lastClickAt;
+    if (since < DOUBLE_CLICK_MS) await sleep(DOUBLE_CLICK_MS - since, progress);
   }
 
   async pressKey(key: string, modifiers: Modifier[], progress: Progress): Promise<void> {

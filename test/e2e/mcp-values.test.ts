@@ -1,0 +1,87 @@
+// What a field holds, apart from what it is called — on a real GTK 3 app through a real MCP
+// client. The fixture has fields labelled the way most apps label them (a Gtk.Label tied to the
+// entry, no accessible name of its own): "Memo" and a password field "Passphrase"; and one
+// named by hand ("Name entry"). Its stdout is the oracle of what it received.
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
+import { FixtureApp, McpSession, parseTreeLines, startDesktopSession, stopDesktopSession } from '../support/e2eHarness.js';
+
+describe('MCP: names and values of fields', { timeout: 120_000 }, () => {
+  let desktop: VirtualDesktop;
+  let server: McpSession;
+  let fixture: FixtureApp;
+
+  before(async () => ({ desktop, server, fixture } = await startDesktopSession()));
+  after(() => stopDesktopSession({ desktop, server }));
+
+  const treeLines = async (): Promise<ReturnType<typeof parseTreeLines>> =>
+    parseTreeLines(readFileSync((await server.callOk('refresh_traversal', { pid: fixture.pid })).structured.file as string, 'utf8'));
+
+  test('should show a labelled field by its label, and what it holds as its value', async () => {
+    const lines = await treeLines();
+    const memo = lines.find((line) => line.role === 'Text' && line.text === 'Memo');
+    assert.ok(memo, `the entry is named after its label:\n${lines.map((line) => line.line).join('\n')}`);
+    assert.equal(memo.value, '', 'an empty field shows an empty value');
+    assert.ok(lines.some((line) => line.role === 'Label' && line.text === 'Memo'), 'the label itself is there too');
+  });
+
+  test('should type into the field by its label (not into the label beside it) and report old and new value', async () => {
+    const result = await server.callOk('click_and_traverse', { pid: fixture.pid, element: 'Memo', text: 'hello world' });
+    await fixture.waitForEvent((event) => event.event === 'memo' && event.text === 'hello world');
+    const diff = readFileSync(result.structured.file as string, 'utf8');
+    assert.match(diff, /^~ \[Text\] "Memo" \| value: '' -> 'hello world'$/m, diff);
+    assert.match(result.fields.summary, /1 value change/);
+    assert.deepEqual(result.structured.text_changes, [{ role: 'Text', field: 'value', name: 'Memo', before: '', after: 'hello world' }]);
+    const memo = (await treeLines()).find((line) => line.role === 'Text' && line.text === 'Memo');
+    assert.equal(memo?.value, 'hello world');
+    assert.match(memo?.line ?? '', /^\[Text\] "Memo" value:"hello world" x:/);
+  });
+
+  test('should find a field by what it holds', async () => {
+    const result = await server.callOk('click_and_traverse', { pid: fixture.pid, element: 'hello world', role: 'text', text: '!' });
+    await fixture.waitForEvent((event) => event.event === 'memo' && event.text === 'hello world!');
+    assert.match(readFileSync(result.structured.file as string, 'utf8'), /value: 'hello world' -> 'hello world!'/);
+  });
+
+  test('should still show the value of a field named by hand (accessible name only)', async () => {
+    await server.callOk('click_and_traverse', { pid: fixture.pid, element: 'Name entry', text: 'Ada' });
+    await fixture.waitForEvent((event) => event.event === 'name' && event.text === 'Ada');
+    assert.equal((await treeLines()).find((line) => line.text === 'Name entry')?.value, 'Ada');
+  });
+
+  test('should click and type into a password field by its label, and write its value — or its length — nowhere', async () => {
+    const secret = 'Tr0ub4dor-Passphrase-9';
+    const lines = await treeLines();
+    const field = lines.find((line) => line.role === 'PasswordText' && line.text === 'Passphrase');
+    assert.ok(field, 'the password field keeps its name');
+    assert.equal(field.value, undefined, 'and shows no value');
+    const notices: string[] = [];
+    const raw = await server.client.callTool(
+      { name: 'click_and_traverse', arguments: { pid: fixture.pid, element: 'Passphrase', role: 'password', text: secret, pressKey: 'tab' } },
+      undefined,
+      { onprogress: (notice) => notices.push(notice.message ?? '') },
+    );
+    assert.equal(raw.isError, undefined, JSON.stringify(raw.content));
+    const received = await fixture.waitForEvent((event) => event.event === 'passphrase' && event.length === secret.length);
+    assert.equal(received.length, secret.length, 'the app received the whole secret');
+
+    const length = String(secret.length);
+    const answer = JSON.stringify(raw);
+    assert.ok(!answer.includes(secret), 'the secret is not in the answer');
+    assert.ok(!new RegExp(`\\b${length} (chars|characters)\\b`).test(answer), `its length is not in the answer: ${answer.slice(0, 400)}`);
+    assert.ok(!JSON.stringify(notices).includes(secret) && !notices.some((notice) => new RegExp(`\\b${length}\\b`).test(notice)), notices.join('\n'));
+    const structured = raw.structuredContent as { file: string };
+    const folder = dirname(structured.file);
+    for (const name of readdirSync(folder)) {
+      const content = readFileSync(join(folder, name));
+      assert.equal(content.includes(secret), false, `the secret is in ${name}`);
+    }
+    const diff = readFileSync(structured.file, 'utf8');
+    assert.ok(!/PasswordText.*value/.test(diff), `no value line for the password field:\n${diff}`);
+    assert.ok(!server.stderr.includes(secret), "the secret is in the server's log");
+    assert.ok(!new RegExp(`typing ${length} characters`).test(server.stderr), "its length is in the server's log");
+  });
+});
