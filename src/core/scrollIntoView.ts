@@ -1,7 +1,9 @@
 // Scroll-into-view: before clicking a target that lies outside its window or is scrolled out of
 // sight, scroll the view under it — with the wheel, at the centre of the region its ancestors
-// leave visible — until it shows, re-reading the tree after every step. Bounded:
-// at most MAX_SCROLL_STEPS wheel steps of 1–3 lines, chosen by how far the target still is.
+// leave visible — until it shows, re-reading the tree after every step. Bounded: at most
+// MAX_SCROLL_STEPS wheel steps. The first steps are 1–3 lines; once a step showed how far one
+// line moves the content (toolkits differ: GTK scrolls by a power of the page size), each step
+// covers most of the remaining distance at once (at most MAX_LINES_PER_STEP lines).
 
 import type { Desktop, SnapshotLimits } from './desktop.js';
 import { refind } from './elementIndex.js';
@@ -11,6 +13,7 @@ import type { Progress } from './progress.js';
 import { quoteText } from './treeFormat.js';
 
 export const MAX_SCROLL_STEPS = 30;
+export const MAX_LINES_PER_STEP = 50;
 
 export interface ScrollIntoViewContext {
   desktop: Desktop;
@@ -54,10 +57,16 @@ function overshoot(value: number, start: number, size: number): number {
   return 0;
 }
 
-/** 1, 2 or 3 wheel lines: big steps while far away, single lines when close, so it won't overshoot. */
-export function linesFor(distance: number): number {
+/**
+ * Wheel lines for the remaining distance: with a measured pixels-per-line, 80 % of the way at
+ * once (never overshooting, at most MAX_LINES_PER_STEP); without one, 1–3 lines by distance.
+ */
+export function linesFor(distance: number, pixelsPerLine?: number): number {
   const magnitude = Math.abs(distance);
   if (magnitude === 0) return 0;
+  if (pixelsPerLine && pixelsPerLine > 0) {
+    return Math.sign(distance) * Math.max(1, Math.min(MAX_LINES_PER_STEP, Math.floor((magnitude * 0.8) / pixelsPerLine)));
+  }
   const lines = magnitude > 200 ? 3 : magnitude > 60 ? 2 : 1;
   return Math.sign(distance) * lines;
 }
@@ -158,6 +167,7 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
   let current = snapshot;
   let totalX = 0;
   let totalY = 0;
+  const pixelsPerLine: { x?: number; y?: number } = {};
   for (let step = 0; ; step++) {
     const bounds = element.bounds ?? estimateBounds(current.elements, element);
     if (!bounds) {
@@ -182,8 +192,8 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
           'Scroll closer with the scroll tool and refresh the tree, or use element_action / set_selected on it.',
       );
     }
-    const linesX = linesFor(dx);
-    const linesY = linesFor(dy);
+    const linesX = linesFor(dx, pixelsPerLine.x);
+    const linesY = linesFor(dy, pixelsPerLine.y);
     await ctx.desktop.scroll(centreOf(view!), linesX, linesY, ctx.progress);
     totalX += linesX;
     totalY += linesY;
@@ -192,6 +202,12 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
     const again = refind(current.elements, element);
     if (!again) {
       throw new TandemError('not-found', `${label(original)} disappeared from the tree while scrolling towards it. Refresh the tree and try again.`);
+    }
+    // How far one line moved the content, from the target's own move (when both positions are known).
+    const moved = again.bounds ?? estimateBounds(current.elements, again);
+    if (moved) {
+      if (linesX) pixelsPerLine.x = Math.abs(centreOf(moved).x - centre.x) / Math.abs(linesX) || pixelsPerLine.x;
+      if (linesY) pixelsPerLine.y = Math.abs(centreOf(moved).y - centre.y) / Math.abs(linesY) || pixelsPerLine.y;
     }
     element = again;
   }

@@ -5,6 +5,7 @@
 // it: that, not Tandem's own report, is what these tests read. It is a hostile target on
 // purpose: it writes a line per key, so it takes in typing far slower than XTEST can send it.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { FixtureApp, McpSession, centre, delay, eventually, findElement, type FixtureEvent, type ToolResult } from '../support/e2eHarness.js';
@@ -130,6 +131,8 @@ describe('paced input: a cancel means nothing more arrives, ok means all of it a
     assert.equal(handled.length, 1, 'the app holds the whole text');
     assert.ok(Number(handled[0].t) <= answeredAt, 'it had it before the answer');
     assert.deepEqual(keysAfter(answeredAt), [], 'no key of this call reached the app after its answer');
+    const diff = readFileSync((raw.structuredContent as { file: string }).file, 'utf8');
+    assert.ok(diff.includes(`~ [Text] "Name entry" | value: `) && diff.includes(`-> '${text}'`), 'the diff holds the whole typed text');
 
     const countsBefore = fixture.eventsNamed('count').length;
     const next = await server.callOk('click_and_traverse', { pid: fixture.pid, x: counter.x, y: counter.y });
