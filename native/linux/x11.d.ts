@@ -136,7 +136,15 @@ declare module 'x11' {
     GetInputFocus(callback: XCallback<{ focus: number; revertTo: number }>): void;
     CreateWindow(id: number, parent: number, x: number, y: number, width: number, height: number, borderWidth?: number, depth?: number, windowClass?: number, visual?: number, values?: Record<string, number>): void;
     ChangeWindowAttributes(window: number, values: Record<string, number>): void;
+    GetSelectionOwner(selection: number, callback: XCallback<number>): void;
+    SetSelectionOwner(owner: number, selection: number, time?: number): void;
     MapWindow(window: number): void;
+    UnmapWindow(window: number): void;
+    ConfigureWindow(window: number, values: { x?: number; y?: number; width?: number; height?: number; stackMode?: number }): void;
+    CreatePixmap(pixmap: number, drawable: number, depth: number, width: number, height: number): void;
+    CreateGC(gc: number, drawable: number, values: Record<string, number>): void;
+    PutImage(format: number, drawable: number, gc: number, width: number, height: number, dstX: number, dstY: number, leftPad: number, depth: number, data: Buffer): void;
+    ClearArea(window: number, x: number, y: number, width: number, height: number, exposures: number): void;
     DestroyWindow(window: number): void;
     ChangeProperty(mode: number, window: number, property: number, type: number, format: 8 | 16 | 32, data: Buffer | number[] | string): void;
     SendClientMessage(destination: number, window: number, messageType: number, format: 8 | 16 | 32, data: number[], eventMask?: number): void;

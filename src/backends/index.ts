@@ -8,6 +8,8 @@ import { TandemError } from '../core/errors.js';
 export interface BackendOptions {
   /** X display for the Linux backend; defaults to $DISPLAY. */
   display?: string;
+  /** Pulse the server-drawn overlay's frame (X11). Default: as the desktop's reduced-motion setting says. */
+  overlayPulse?: boolean;
 }
 
 export async function createDesktop(options: BackendOptions = {}): Promise<Desktop> {

@@ -115,6 +115,12 @@ export interface Desktop {
   /** Blocks the human's hardware input; synthetic input from this process still passes. */
   engageGuard(listener: GuardListener, progress: Progress): Promise<EngagedGuard>;
 
+  // — overlay (optional: where the server itself can draw one, X11) —
+  /** Shows (or updates) the "Tandem holds your input" overlay with `text`. Never throws. */
+  showOverlay?(text: string): Promise<void>;
+  /** Takes the overlay off the screen. Never throws. */
+  hideOverlay?(): Promise<void>;
+
   // — environment —
   checkPermissions(progress: Progress): Promise<PermissionCheck[]>;
   /** Releases connections; the process may exit afterwards. */

@@ -38,6 +38,10 @@ export interface GuardEngagedEvent {
   tool: string;
   /** Overlay text, e.g. "AI: Clicking… — press Esc to cancel". */
   label: string;
+  /** What is being done, e.g. "Clicking" (the first step's verb). */
+  verb: string;
+  /** The app acted on. */
+  app: string;
 }
 
 export interface GuardReleasedEvent {
@@ -49,6 +53,8 @@ export interface StepEvent {
   callId: number;
   index: number;
   label: string;
+  /** The step's verb, e.g. "Typing". */
+  verb: string;
 }
 
 /** Long typing: how many characters of the current step the app has taken in so far. */

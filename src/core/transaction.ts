@@ -365,7 +365,7 @@ class Transaction {
     try {
       const label = `AI: ${stepVerb(this.steps[0])}… — press Esc to cancel`;
       this.session = await this.deps.guard.engage(this.progress, {
-        onEngaged: () => this.deps.emit('guard-engaged', { callId: this.call.callId, tool: this.request.tool, label }),
+        onEngaged: () => this.deps.emit('guard-engaged', { callId: this.call.callId, tool: this.request.tool, label, verb: stepVerb(this.steps[0]), app: this.appName }),
         onReleased: (reason) => this.deps.emit('guard-released', { callId: this.call.callId, reason }),
         log: this.log,
       });
@@ -384,7 +384,7 @@ class Transaction {
         // another app. Check it is still there before every step after the first.
         if (i > 0) await this.ensureTargetAlive(i);
         this.currentStep = i;
-        this.deps.emit('step', { callId: this.call.callId, index: i, label: describeStep(this.steps[i], secureForEvents(this.destinations.get(i))) });
+        this.deps.emit('step', { callId: this.call.callId, index: i, label: describeStep(this.steps[i], secureForEvents(this.destinations.get(i))), verb: stepVerb(this.steps[i]) });
         this.stepsDone.push(await this.runReported(this.runStep(this.steps[i], i)));
         throwIfAborted(this.progress);
       }

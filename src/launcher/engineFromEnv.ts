@@ -6,6 +6,8 @@
 //   TANDEM_ARTIFACTS_DIR  folder for tree/diff/screenshot files (default: per-user 0700 folder)
 //   TANDEM_WATCHDOG_MS    longest time the guard may hold the person's input (default 30000)
 //   TANDEM_GRACE_MS       after the last step, how long a late Esc still counts (default 200)
+//   TANDEM_OVERLAY_PULSE  off: the server-drawn overlay's frame does not pulse (default: as the
+//                         desktop's reduced-motion setting says); the label always shows
 //   DISPLAY               X display for the Linux backend
 
 import { createDesktop } from '../backends/index.js';
@@ -15,6 +17,7 @@ import { MAX_GRACE_MS } from '../core/guard.js';
 import type { TandemEngine } from '../core/engineApi.js';
 import { TandemError } from '../core/errors.js';
 import { LazyDesktop } from './lazyDesktop.js';
+import { attachServerOverlay } from '../core/serverOverlay.js';
 
 /** Longest watchdog a setting may ask for: the guard must always come back to the person. */
 const MAX_WATCHDOG_MS = 120_000;
@@ -30,9 +33,19 @@ export function millisecondsFromEnv(env: NodeJS.ProcessEnv, name: string, max: n
   return value;
 }
 
+/** TANDEM_OVERLAY_PULSE: on/off, or undefined to follow the desktop's reduced-motion setting. */
+export function overlayPulseFromEnv(env: NodeJS.ProcessEnv): boolean | undefined {
+  const raw = env.TANDEM_OVERLAY_PULSE?.trim().toLowerCase();
+  if (!raw) return undefined;
+  if (['off', '0', 'false', 'no'].includes(raw)) return false;
+  if (['on', '1', 'true', 'yes'].includes(raw)) return true;
+  throw new TandemError('bad-input', `TANDEM_OVERLAY_PULSE=${env.TANDEM_OVERLAY_PULSE} is not valid: set it to on or off, or unset it.`);
+}
+
 /** The platform backend, created on its first use. */
 export function createLazyDesktop(env: NodeJS.ProcessEnv = process.env): LazyDesktop {
-  return new LazyDesktop(() => createDesktop({ display: env.DISPLAY }));
+  const overlayPulse = overlayPulseFromEnv(env);
+  return new LazyDesktop(() => createDesktop({ display: env.DISPLAY, ...(overlayPulse !== undefined ? { overlayPulse } : {}) }));
 }
 
 /**
@@ -46,6 +59,19 @@ export async function createEngine(desktop: Desktop, env: NodeJS.ProcessEnv = pr
   return new Engine(desktop, { artifacts: { env }, ...(watchdogMs !== undefined ? { watchdogMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}) });
 }
 
-export async function createEngineFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<TandemEngine> {
-  return createEngine(createLazyDesktop(env), env);
+export interface EngineHostOptions {
+  /**
+   * Draw the overlay from the server itself while the guard holds input (default true). The
+   * Electron app passes false: its renderer draws the overlay, and there must be only one.
+   */
+  serverOverlay?: boolean;
+}
+
+export async function createEngineFromEnv(env: NodeJS.ProcessEnv = process.env, options: EngineHostOptions = {}): Promise<TandemEngine> {
+  const desktop = createLazyDesktop(env);
+  const engine = await createEngine(desktop, env);
+  if (options.serverOverlay !== false) {
+    attachServerOverlay(engine, { show: (text) => desktop.showOverlay(text), hide: () => desktop.hideOverlay() });
+  }
+  return engine;
 }

@@ -58,6 +58,9 @@ export class LazyDesktop implements Desktop {
   screenshot: Desktop['screenshot'] = async (...args) => (await this.get()).screenshot(...args);
   engageGuard: Desktop['engageGuard'] = async (...args) => (await this.get()).engageGuard(...args);
   checkPermissions: Desktop['checkPermissions'] = async (...args) => (await this.get()).checkPermissions(...args);
+  /** Never starts the backend just to draw: an overlay only follows a guard, which started it. */
+  showOverlay = async (text: string): Promise<void> => this.desktop?.showOverlay?.(text);
+  hideOverlay = async (): Promise<void> => this.desktop?.hideOverlay?.();
 
   async close(): Promise<void> {
     // Never create a backend just to close it.

@@ -18,7 +18,8 @@ const env = process.env;
 startTandemApp({
   electron: api,
   platform: process.platform,
-  createEngine: () => createEngineFromEnv(env),
+  // The renderer draws the overlay: the server must not draw a second one.
+  createEngine: () => createEngineFromEnv(env, { serverOverlay: false }),
   // The very host `tandem serve` runs: per-user 0700 folder, 0600 socket, peer-uid check.
   startHost: (engine) => startServeHost(engine, env),
   paths: {

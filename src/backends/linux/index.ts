@@ -10,7 +10,7 @@ import { X11Display } from './x11Display.js';
  * accessibility bus. If the second fails, the first is closed again so nothing leaks.
  */
 export async function createLinuxDesktop(options: BackendOptions): Promise<Desktop> {
-  const x11 = await X11Display.open({ display: options.display });
+  const x11 = await X11Display.open({ display: options.display, overlayPulse: options.overlayPulse });
   try {
     const env = options.display ? { ...process.env, DISPLAY: options.display } : process.env;
     const atspi = await AtspiAccessibility.connect({ env, windowOrigin: (pid, title) => x11.windowOrigin(pid, title) });

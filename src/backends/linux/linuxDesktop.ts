@@ -115,6 +115,16 @@ export class LinuxDesktop implements Desktop {
     return this.x11.engageGuard(listener, progress);
   }
 
+  // — overlay —
+
+  showOverlay(text: string): Promise<void> {
+    return this.x11.showOverlay(text);
+  }
+
+  hideOverlay(): Promise<void> {
+    return this.x11.hideOverlay();
+  }
+
   // — environment —
 
   async checkPermissions(progress: Progress): Promise<PermissionCheck[]> {

@@ -13,6 +13,8 @@ import { unreachableDisplayCheck, waylandSessionCheck, x11Checks, type X11Facts 
 import { X11Input } from './x11Input.js';
 import { X11Windows } from './x11Windows.js';
 import { XInputGuard } from './xinputGuard.js';
+import { X11Overlay } from './x11Overlay.js';
+import { animationsEnabled } from './xsettings.js';
 
 type X11Primitives = Pick<
   Desktop,
@@ -21,6 +23,8 @@ type X11Primitives = Pick<
 
 export class X11Display implements X11Primitives {
   private guard: Promise<XInputGuard> | null = null;
+  private overlay: Promise<X11Overlay | null> | null = null;
+  private overlayPulse: boolean | undefined;
   private readonly windowsApi: X11Windows;
   private readonly capture: X11Capture;
   private readonly input: X11Input | null;
@@ -37,7 +41,7 @@ export class X11Display implements X11Primitives {
     this.input = xtest ? new X11Input(connection, xtest, this.windowsApi) : null;
   }
 
-  static async open(options: { display?: string }): Promise<X11Display> {
+  static async open(options: { display?: string; overlayPulse?: boolean }): Promise<X11Display> {
     const name = options.display ?? process.env.DISPLAY;
     if (!name) {
       const check = unreachableDisplayCheck(undefined, '');
@@ -59,8 +63,11 @@ export class X11Display implements X11Primitives {
       optional<ResExtension>('res'),
     ]);
     const display = new X11Display(connection, xtest, composite, xinput, resources);
-    // The guard's own connection is opened ahead, so the first action does not wait for it.
+    display.overlayPulse = options.overlayPulse;
+    // The guard's own connection is opened ahead, so the first action does not wait for it; the
+    // overlay's windows too, so showing them is one map request when the guard engages.
     display.guardConnection();
+    void display.overlaySurface();
     return display;
   }
 
@@ -150,6 +157,28 @@ export class X11Display implements X11Primitives {
     return this.guard;
   }
 
+  // — overlay —
+
+  async showOverlay(text: string): Promise<void> {
+    await (await this.overlaySurface())?.show(text);
+  }
+
+  async hideOverlay(): Promise<void> {
+    await (await this.overlay)?.hide();
+  }
+
+  /** The overlay's windows on this (the server's own) connection, created once; null if that failed. */
+  private overlaySurface(): Promise<X11Overlay | null> {
+    this.overlay ??= (async () => {
+      const pulse = this.overlayPulse ?? (await animationsEnabled(this.connection));
+      return X11Overlay.create(this.connection, { pulse });
+    })().catch((error: unknown) => {
+      console.error(`[x11] overlay unavailable: ${(error as Error).message}`);
+      return null;
+    });
+    return this.overlay;
+  }
+
   // — environment —
 
   async checks(progress: Progress): Promise<PermissionCheck[]> {
@@ -175,6 +204,7 @@ export class X11Display implements X11Primitives {
     const guard = this.guard;
     this.guard = null;
     if (guard) await (await guard.catch(() => null))?.close();
+    await (await this.overlay)?.close();
     await this.input?.close();
     await this.connection.close();
   }
