@@ -6,74 +6,15 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { writeElectronStub } from './support/electronStub.js';
 import { launcherArgs } from './support/launcher.js';
 import { repoRoot } from './support/repoRoot.js';
-
-const STUB = `
-import { writeFileSync } from 'node:fs';
-const statePath = process.env.TANDEM_STUB_STATE;
-const state = { tray: [], tooltip: '', windows: [], quit: 0 };
-let trayTemplate = [];
-const dump = () => writeFileSync(statePath, JSON.stringify(state));
-const labels = (items) => items.map((item) => item.type === 'separator' ? '—' : item.label);
-let nextId = 1;
-export const app = {
-  requestSingleInstanceLock: () => true,
-  whenReady: async () => {},
-  on: () => {},
-  getVersion: () => '0.0.0-stub',
-  getPath: () => process.env.TANDEM_STUB_USERDATA,
-  isPackaged: false,
-  commandLine: { appendSwitch: () => {} },
-  dock: { hide: () => {} },
-  quit: () => { state.quit++; dump(); process.exit(0); },
-  exit: (code) => process.exit(code ?? 0),
-};
-export class BrowserWindow {
-  constructor(options) {
-    this.options = options;
-    const id = nextId++;
-    this.webContents = { id, mainFrame: {}, send: () => {}, once: () => {}, on: () => {}, setWindowOpenHandler: () => {} };
-    this.record = { preload: options.webPreferences?.preload, transparent: Boolean(options.transparent) };
-    state.windows.push(this.record);
-    dump();
-  }
-  async loadFile(path, options) { this.record.path = path; this.record.view = options?.query?.view; dump(); }
-  show() {} showInactive() {} hide() {} focus() {} close() {} destroy() {}
-  isDestroyed() { return false; } isVisible() { return false; }
-  setBounds() {} setIgnoreMouseEvents() {} setAlwaysOnTop() {} setVisibleOnAllWorkspaces() {} setContentProtection() {}
-  on() { return this; }
-}
-export class Tray {
-  constructor(image) { state.trayIcon = image.path; }
-  setContextMenu(menu) { trayTemplate = menu.template; state.tray = labels(trayTemplate); dump(); }
-  setToolTip(text) { state.tooltip = text; }
-  destroy() {}
-}
-export const Menu = { buildFromTemplate: (template) => ({ template }) };
-export const ipcMain = { handle: () => {}, removeHandler: () => {} };
-export const screen = { getAllDisplays: () => [{ id: 1, bounds: { x: 0, y: 0, width: 1024, height: 768 } }], on: () => {} };
-export const shell = { openPath: async () => '', showItemInFolder: () => {}, openExternal: async () => {} };
-export const clipboard = { writeText: () => {} };
-export const nativeImage = { createFromPath: (path) => ({ path }) };
-export const systemPreferences = { isTrustedAccessibilityClient: () => false, getMediaAccessStatus: () => 'unknown' };
-// The test's "click Quit in the tray".
-process.on('SIGUSR2', () => trayTemplate.find((item) => item.id === 'quit').click());
-`;
-
-const HOOK = `
-export async function resolve(specifier, context, next) {
-  if (specifier === 'electron') return { url: new URL('./electron-stub.mjs', import.meta.url).href, shortCircuit: true };
-  return next(specifier, context);
-}
-`;
 
 const MAIN = join(repoRoot(), 'dist', 'src', 'main', 'main.js');
 
@@ -87,9 +28,7 @@ describe('Electron entry point (stubbed electron)', { skip: !existsSync(MAIN) &&
 
   it('should start the app over the real engine factory, serve MCP on the socket and release it on Quit', async () => {
     base = await mkdtemp(join(tmpdir(), 'tandem-main-entry-'));
-    await writeFile(join(base, 'electron-stub.mjs'), STUB);
-    await writeFile(join(base, 'hook.mjs'), HOOK);
-    await writeFile(join(base, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(base, 'hook.mjs')).href)});\n`);
+    const register = await writeElectronStub(base);
     const socketDir = join(base, 'run');
     const statePath = join(base, 'state.json');
     const env = {
@@ -100,7 +39,7 @@ describe('Electron entry point (stubbed electron)', { skip: !existsSync(MAIN) &&
       TANDEM_STUB_USERDATA: join(base, 'userdata'),
       TANDEM_APP_COMMAND: 'true',
     };
-    child = spawn(process.execPath, ['--import', pathToFileURL(join(base, 'register.mjs')).href, MAIN], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    child = spawn(process.execPath, ['--import', register, MAIN], { env, stdio: ['ignore', 'inherit', 'inherit'] });
     const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
 
     // An MCP client reaches the app's host through the launcher (which waits for the socket).
