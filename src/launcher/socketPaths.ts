@@ -3,27 +3,52 @@
 // socket needs search permission on its directory, so a 0700 folder owned by us is sufficient
 // even before the host's peer-uid check.
 
+import { statSync } from 'node:fs';
 import { chmod, lstat, mkdir } from 'node:fs/promises';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 
 export const SOCKET_FILE_NAME = 'tandem.sock';
 
-/**
- * The per-user socket folder. TANDEM_SOCKET_DIR overrides it (tests, several hosts side by side).
- * Linux: $XDG_RUNTIME_DIR/tandem (already private to the user and cleared at logout), else
- * /tmp/tandem-<uid>. macOS: $TMPDIR/tandem — $TMPDIR is the per-user /var/folders/…/T/, short
- * enough for the 104-byte sun_path limit.
- */
-export function socketDirectory(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (env.TANDEM_SOCKET_DIR) return env.TANDEM_SOCKET_DIR;
-  if (platform === 'linux' && env.XDG_RUNTIME_DIR) return join(env.XDG_RUNTIME_DIR, 'tandem');
-  if (platform === 'darwin') return join(env.TMPDIR ?? tmpdir(), 'tandem');
-  return join(tmpdir(), `tandem-${userInfo().uid}`);
+/** Who we are, and where the user database says our home is (neither read from the environment). */
+export interface SocketUser {
+  uid: number;
+  home: string;
 }
 
-export function socketPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  return join(socketDirectory(env, platform), SOCKET_FILE_NAME);
+function currentUser(): SocketUser {
+  const info = userInfo();
+  return { uid: info.uid, home: info.homedir };
+}
+
+function ownedDirectory(dir: string, uid: number): boolean {
+  try {
+    const stats = statSync(dir);
+    return stats.isDirectory() && stats.uid === uid;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The per-user socket folder. TANDEM_SOCKET_DIR overrides it (tests, several hosts side by
+ * side). Otherwise it is derived from the uid and the user database, never from TMPDIR or
+ * XDG_RUNTIME_DIR: MCP clients spawn the launcher with a stripped environment (the SDK keeps
+ * HOME, LOGNAME, PATH, SHELL, TERM, USER), and it must find the socket the app made with the
+ * full one. Linux: /run/user/<uid>/tandem where logind made that folder (private to the user,
+ * cleared at logout), else /tmp/tandem-<uid>. macOS: ~/Library/Application Support/Tandem
+ * (short enough for the 104-byte socket path limit).
+ */
+export function socketDirectory(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, user: SocketUser = currentUser()): string {
+  if (env.TANDEM_SOCKET_DIR) return env.TANDEM_SOCKET_DIR;
+  if (platform === 'darwin') return join(user.home, 'Library', 'Application Support', 'Tandem');
+  const runtime = `/run/user/${user.uid}`;
+  if (ownedDirectory(runtime, user.uid)) return join(runtime, 'tandem');
+  return `/tmp/tandem-${user.uid}`;
+}
+
+export function socketPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, user?: SocketUser): string {
+  return join(socketDirectory(env, platform, user), SOCKET_FILE_NAME);
 }
 
 /**

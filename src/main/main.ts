@@ -32,6 +32,9 @@ startTandemApp({
     packaged: api.app.isPackaged,
     resourcesPath: process.resourcesPath,
     cliPath: fromHere('../launcher/cli.js'),
+    platform: process.platform,
+    env,
+    appBinary: process.execPath,
   }),
   artifactsDirectory: env.TANDEM_ARTIFACTS_DIR ?? defaultArtifactsDir(env, process.getuid?.() ?? 0),
 }).catch((error: Error) => {

@@ -8,6 +8,11 @@ import type { McpClientConfig, McpClientId } from './types.js';
 export interface LauncherInvocation {
   command: string;
   args: string[];
+  /**
+   * Environment the launcher needs that MCP clients do not pass on (they keep HOME, PATH, USER…):
+   * on Linux the display and the session bus, to start the app when it is not running.
+   */
+  env?: Record<string, string>;
 }
 
 export const MCP_SERVER_NAME = 'tandem';
@@ -23,7 +28,9 @@ function json(value: unknown): string {
 }
 
 export function mcpClientConfigs(launcher: LauncherInvocation, platform: 'darwin' | 'linux' | 'other'): McpClientConfig[] {
-  const stdioServer = { command: launcher.command, args: launcher.args };
+  const env = launcher.env && Object.keys(launcher.env).length ? launcher.env : undefined;
+  const stdioServer = { command: launcher.command, args: launcher.args, ...(env ? { env } : {}) };
+  const envFlags = Object.entries(env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
   const claudeDesktopFile =
     platform === 'darwin'
       ? '~/Library/Application Support/Claude/claude_desktop_config.json'
@@ -40,7 +47,7 @@ export function mcpClientConfigs(launcher: LauncherInvocation, platform: 'darwin
       client: 'claude-code',
       title: 'Claude Code',
       kind: 'command',
-      text: ['claude', 'mcp', 'add', '--scope', 'user', MCP_SERVER_NAME, '--', launcher.command, ...launcher.args]
+      text: ['claude', 'mcp', 'add', '--scope', 'user', ...envFlags, MCP_SERVER_NAME, '--', launcher.command, ...launcher.args]
         .map(shellQuote)
         .join(' '),
       where: 'Run in a terminal.',

@@ -31,4 +31,22 @@ describe('MCP client configs', () => {
     const dev = launcherInvocation({ packaged: false, resourcesPath: '/ignored', cliPath: '/src/tandem/dist/src/launcher/cli.js', nodePath: '/usr/bin/node' });
     assert.deepEqual(dev, { command: '/usr/bin/node', args: ['/src/tandem/dist/src/launcher/cli.js', 'mcp'] });
   });
+
+  it('should name node by its absolute path from a checkout, or run the app binary as node without one', () => {
+    const found = launcherInvocation({ packaged: false, resourcesPath: '/ignored', cliPath: '/cli.js', env: { PATH: `relative:${process.execPath.replace(/\/node$/, '')}` } });
+    assert.equal(found.command, process.execPath, 'a GUI-launched client has no shell PATH: the config must not say plain "node"');
+    const none = launcherInvocation({ packaged: false, resourcesPath: '/ignored', cliPath: '/cli.js', env: { PATH: '/nowhere' }, appBinary: '/opt/Tandem/tandem-app' });
+    assert.deepEqual(none, { command: '/opt/Tandem/tandem-app', args: ['/cli.js', 'mcp'], env: { ELECTRON_RUN_AS_NODE: '1' } });
+  });
+
+  it('should carry the display and session bus on Linux, which MCP clients strip from the environment', () => {
+    const env = { DISPLAY: ':0', XAUTHORITY: '/home/ann/.Xauthority', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus', SECRET: 'no' };
+    const linux = launcherInvocation({ packaged: true, resourcesPath: '/opt/Tandem/resources', cliPath: '/ignored', platform: 'linux', env });
+    assert.deepEqual(linux.env, { DISPLAY: ':0', XAUTHORITY: '/home/ann/.Xauthority', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' });
+    const byClient = Object.fromEntries(mcpClientConfigs(linux, 'linux').map((config) => [config.client, config]));
+    assert.deepEqual(JSON.parse(byClient['claude-desktop'].text).mcpServers.tandem.env, linux.env);
+    assert.deepEqual(JSON.parse(byClient.vscode.text).servers.tandem.env, linux.env);
+    assert.equal(byClient['claude-code'].text, "claude mcp add --scope user -e DISPLAY=:0 -e XAUTHORITY=/home/ann/.Xauthority -e DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus tandem -- /opt/Tandem/resources/bin/tandem mcp");
+    assert.equal(launcherInvocation({ packaged: true, resourcesPath: '/R', cliPath: '/x', platform: 'darwin', env }).env, undefined, 'macOS needs none');
+  });
 });
