@@ -1,7 +1,7 @@
 // The crosshair on a call's screenshot: where the click landed, drawn with sharp (an SVG
 // composited over the PNG) so a person reading the artifacts sees it at a glance.
 
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Point, RawImage, Screenshot } from './model.js';
 import { bgrxToRgba } from './pixels.js';
@@ -47,6 +47,8 @@ function crosshairSvg(tile: { left: number; top: number; width: number; height: 
  * without a crosshair is returned as it is; raw pixels are encoded once.
  */
 export async function pngWithCrosshair(screenshot: Screenshot, point: Point | undefined): Promise<Buffer> {
+  // Loaded on first use: a sharp that cannot load costs screenshots (logged), not the start.
+  const { default: sharp } = await import('sharp');
   const image = screenshot.raw ? sharp(await rgbaOf(screenshot.raw), { raw: { width: screenshot.raw.width, height: screenshot.raw.height, channels: 4 } }) : sharp(screenshot.png);
   const size = screenshot.raw ?? (await image.metadata());
   const at = point && size.width && size.height ? crosshairPixel(screenshot, point, size.width, size.height) : null;

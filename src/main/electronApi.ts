@@ -30,7 +30,7 @@ export interface WindowLike {
   setBounds(bounds: { x: number; y: number; width: number; height: number }): void;
   setIgnoreMouseEvents(ignore: boolean, options?: { forward?: boolean }): void;
   setAlwaysOnTop(flag: boolean, level?: 'screen-saver'): void;
-  setVisibleOnAllWorkspaces(visible: boolean, options?: { visibleOnFullScreen?: boolean }): void;
+  setVisibleOnAllWorkspaces(visible: boolean, options?: { visibleOnFullScreen?: boolean; skipTransformProcessType?: boolean }): void;
   setContentProtection(enable: boolean): void;
   on(event: 'closed', listener: () => void): unknown;
 }
@@ -82,6 +82,7 @@ export interface ElectronApi {
     openExternal(url: string): Promise<void>;
   };
   clipboard: { writeText(text: string): void };
+  dialog: { showErrorBox(title: string, content: string): void };
   nativeImage: { createFromPath(path: string): NativeImage };
   systemPreferences: {
     isTrustedAccessibilityClient(prompt: boolean): boolean;

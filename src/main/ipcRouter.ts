@@ -20,6 +20,7 @@ const VALIDATORS: Record<InvokeChannel, Validator> = {
   'app:set-paused': (r) => isObject(r) && typeof r.paused === 'boolean',
   'permissions:check': noRequest,
   'permissions:request': (r) => isObject(r) && typeof r.id === 'string' && r.id.length < 64,
+  'permissions:copy-command': (r) => isObject(r) && typeof r.id === 'string' && r.id.length < 64,
   'onboarding:test-refresh': noRequest,
   'onboarding:finish': noRequest,
   'mcp-config:list': noRequest,

@@ -9,7 +9,7 @@ import { createEngineFromEnv } from '../launcher/engineFromEnv.js';
 import { startServeHost } from '../launcher/commands/serve.js';
 import type { ElectronApi } from './electronApi.js';
 import { launcherInvocation } from './launcherInvocation.js';
-import { startTandemApp } from './tandemApp.js';
+import { reportFatalStart, startTandemApp } from './tandemApp.js';
 
 const api: ElectronApi = electron;
 const fromHere = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
@@ -18,8 +18,9 @@ const env = process.env;
 startTandemApp({
   electron: api,
   platform: process.platform,
-  // The renderer draws the overlay: the server must not draw a second one.
-  createEngine: () => createEngineFromEnv(env, { serverOverlay: false }),
+  // One overlay: on macOS the renderer draws it; on Linux the engine draws it on the X server
+  // (Electron's transparent windows need a compositor many X11 desktops lack).
+  createEngine: () => createEngineFromEnv(env, { serverOverlay: process.platform === 'linux' }),
   // The very host `tandem serve` runs: per-user 0700 folder, 0600 socket, peer-uid check.
   startHost: (engine) => startServeHost(engine, env),
   paths: {
@@ -38,7 +39,7 @@ startTandemApp({
   }),
   artifactsDirectory: env.TANDEM_ARTIFACTS_DIR ?? defaultArtifactsDir(env, process.getuid?.() ?? 0),
 }).catch((error: Error) => {
-  // Nothing to show the person yet (no tray): log and exit so a relaunch can try again.
-  console.error(`[tandem] could not start: ${error.stack ?? error.message}`);
+  // No tray yet: without a dialog a failed start would be silent (a menu-bar app has no window).
+  reportFatalStart(api, error);
   api.app.exit(1);
 });

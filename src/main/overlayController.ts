@@ -15,6 +15,7 @@ export interface OverlayOptions {
   electron: ElectronApi;
   page: RendererPage;
   log: (message: string) => void;
+  platform?: NodeJS.Platform;
 }
 
 /**
@@ -41,7 +42,8 @@ export class OverlayController {
     );
     this.options.electron.screen.on('display-added', () => this.rebuild());
     this.options.electron.screen.on('display-removed', () => this.rebuild());
-    this.options.electron.screen.on('display-metrics-changed', () => this.rebuild());
+    // A resolution or scale change keeps the windows: moving them does not flash the overlay.
+    this.options.electron.screen.on('display-metrics-changed', () => this.fitToDisplays());
   }
 
   get visible(): boolean {
@@ -107,11 +109,15 @@ export class OverlayController {
         skipTaskbar: true,
         fullscreenable: false,
         alwaysOnTop: true,
+        // macOS pushes frameless windows below the menu bar and rounds their corners unless told.
+        enableLargerThanScreen: true,
+        roundedCorners: false,
         webPreferences: this.options.page.webPreferences,
       });
       window.setIgnoreMouseEvents(true);
       window.setAlwaysOnTop(true, 'screen-saver');
-      window.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true });
+      // skipTransformProcessType: a menu-bar app must not turn into a Dock app to do this.
+      window.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true, skipTransformProcessType: true });
       // Kept out of screenshots: the agent's own captures must show the app, not our tint.
       window.setContentProtection(true);
       window.setBounds(display.bounds);
@@ -125,6 +131,19 @@ export class OverlayController {
   private destroyWindows(): void {
     for (const window of this.windows) if (!window.isDestroyed()) window.destroy();
     this.windows = [];
+  }
+
+  /** Each window to its display's new bounds; a display count change rebuilds instead. */
+  private fitToDisplays(): void {
+    this.safely('fit', () => {
+      const displays = this.options.electron.screen.getAllDisplays();
+      this.windows = this.windows.filter((window) => !window.isDestroyed());
+      if (displays.length !== this.windows.length) {
+        this.rebuild();
+        return;
+      }
+      displays.forEach((display, index) => this.windows[index].setBounds(display.bounds));
+    });
   }
 
   private rebuild(): void {

@@ -82,6 +82,13 @@ export class Permissions {
     return this.check();
   }
 
+  /** The command a check proposes as its remedy (Linux: `tandem doctor` remedies), or undefined. */
+  async commandOf(id: string): Promise<string | undefined> {
+    if (this.platform === 'darwin') return undefined;
+    const check = (await this.engine.checkPermissions()).find((item) => item.id === id);
+    return check?.action?.kind === 'run-command' ? check.action.value : undefined;
+  }
+
   private mac(): Promise<MacPermissionsModule | null> {
     this.macModule ??= loadMacPermissions();
     return this.macModule;

@@ -5,7 +5,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import sharp from 'sharp';
 import type { TandemEngine } from '../core/engineApi.js';
 import type { ElectronApi, TrayLike } from './electronApi.js';
 import { mcpClientConfigs, type LauncherInvocation } from '../shared/mcpClientConfig.js';
@@ -55,8 +54,6 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
     electron.app.quit();
     return null;
   }
-  // The overlay's transparent windows need an ARGB visual under X11 compositors.
-  if (platform === 'linux') electron.app.commandLine.appendSwitch('enable-transparent-visuals');
   await electron.app.whenReady();
   // Menu-bar app: no Dock icon (LSUIElement is also set in Info.plist by electron-builder).
   electron.app.dock?.hide();
@@ -66,9 +63,13 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
   const owned = new OwnedWindows();
   const page = rendererPage({ preload: deps.paths.preload, html: deps.paths.html }, owned);
   const windows = new AppWindows(electron, page, log);
-  const overlay = new OverlayController({ electron, page, log });
-  overlay.attach(engine);
-  overlay.prepare();
+  // On Linux the engine draws the overlay itself on the X server (createEngine was asked to):
+  // transparent Electron windows turn the screen black without a compositor. One overlay only.
+  const overlay = new OverlayController({ electron, page, log, platform });
+  if (platform !== 'linux') {
+    overlay.attach(engine);
+    overlay.prepare();
+  }
   const feed = new FeedStore(engine);
   const permissions = new Permissions(electron, engine, platform);
   const version = electron.app.getVersion();
@@ -131,6 +132,10 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
       },
       'permissions:check': () => permissions.check(),
       'permissions:request': ({ id }) => permissions.request(id),
+      'permissions:copy-command': async ({ id }) => {
+        const command = await permissions.commandOf(id);
+        if (command) electron.clipboard.writeText(command);
+      },
       'onboarding:test-refresh': () => runTestRefresh(engine, process.pid),
       'onboarding:finish': () => {
         markOnboarded(electron);
@@ -150,7 +155,12 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
     log,
   );
 
-  electron.app.on('second-instance', () => windows.show('feed'));
+  // A second launch shows the feed — but never while an action runs: taking the focus then would
+  // send the agent's keys into our window.
+  electron.app.on('second-instance', () => {
+    if (engine.current) log('second launch during an action: the feed is not brought up now');
+    else windows.show('feed');
+  });
   // A menu-bar app keeps running with no window open.
   electron.app.on('window-all-closed', () => {});
 
@@ -198,6 +208,9 @@ const THUMBNAIL_WIDTH = 480;
 async function screenshotThumbnail(path: string | undefined, log: (message: string) => void): Promise<string | null> {
   if (!path) return null;
   try {
+    // Loaded on first use: a sharp that cannot load (a wrong-architecture @img package, library
+    // validation) costs the feed its thumbnails, not the app its start.
+    const { default: sharp } = await import('sharp');
     const png = await sharp(await readFile(path)).resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).png().toBuffer();
     return `data:image/png;base64,${png.toString('base64')}`;
   } catch (error) {
@@ -218,4 +231,17 @@ function markOnboarded(electron: ElectronApi): void {
   const path = markerPath(electron);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${new Date().toISOString()}\n`, { mode: 0o600 });
+}
+
+/**
+ * A start that failed before the tray exists: a dialog says so (a menu-bar app has no window to
+ * show it in), with the reason, and the log gets the stack.
+ */
+export function reportFatalStart(electron: Pick<ElectronApi, 'dialog'>, error: Error, log: (message: string) => void = (message) => console.error(message)): void {
+  log(`[tandem] could not start: ${error.stack ?? error.message}`);
+  try {
+    electron.dialog.showErrorBox('Tandem could not start', `${error.message}\n\nRun \`tandem doctor\` in a terminal for what to fix, then open Tandem again.`);
+  } catch (dialogError) {
+    log(`[tandem] could not show the error dialog: ${(dialogError as Error).message}`);
+  }
 }

@@ -7,14 +7,25 @@ import { tandem } from './api.js';
 
 const POLL_MS = 2000;
 
-export function usePermissions(): { view: PermissionView | null; request(id: string): Promise<void>; recheck(): Promise<void> } {
+export function usePermissions(): { view: PermissionView | null; error: string | null; request(id: string): Promise<void>; recheck(): Promise<void> } {
   const [view, setView] = useState<PermissionView | null>(null);
-  const recheck = useCallback(async () => setView(await tandem().checkPermissions()), []);
-  const request = useCallback(async (id: string) => setView(await tandem().requestPermission({ id })), []);
+  // A failed check is shown with its reason: a wizard that only says "Checking…" forever is
+  // worse than one that says what went wrong.
+  const [error, setError] = useState<string | null>(null);
+  const attempt = useCallback(async (run: () => Promise<PermissionView>) => {
+    try {
+      setView(await run());
+      setError(null);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message.replace(/^Error invoking remote method '[^']+': (Error: )?/, '') : String(failure));
+    }
+  }, []);
+  const recheck = useCallback(() => attempt(() => tandem().checkPermissions()), [attempt]);
+  const request = useCallback((id: string) => attempt(() => tandem().requestPermission({ id })), [attempt]);
   useEffect(() => {
     void recheck();
     const timer = setInterval(() => void recheck(), POLL_MS);
     return () => clearInterval(timer);
   }, [recheck]);
-  return { view, request, recheck };
+  return { view, error, request, recheck };
 }

@@ -14,6 +14,8 @@ export interface InvokeChannels {
   'permissions:check': { request: void; response: PermissionView };
   /** Asks the OS for the permission (macOS prompt) or opens the right settings pane. */
   'permissions:request': { request: { id: string }; response: PermissionView };
+  /** Main copies the command remedy of that check, as the check produced it (the renderer never writes the clipboard). */
+  'permissions:copy-command': { request: { id: string }; response: void };
   /** Runs a harmless read-only refresh of a real app and reports what it saw. */
   'onboarding:test-refresh': { request: void; response: TestRunResult };
   'onboarding:finish': { request: void; response: void };
@@ -45,6 +47,7 @@ export const API_METHODS = {
   setPaused: 'app:set-paused',
   checkPermissions: 'permissions:check',
   requestPermission: 'permissions:request',
+  copyPermissionCommand: 'permissions:copy-command',
   runTestRefresh: 'onboarding:test-refresh',
   finishOnboarding: 'onboarding:finish',
   listMcpConfigs: 'mcp-config:list',

@@ -30,7 +30,7 @@ describe('guard overlay', () => {
   });
 
   it('should cover every display with a click-through, top-most, protected overlay exactly while the guard is engaged', async () => {
-    app = await startApp({ displays: TWO_DISPLAYS });
+    app = await startApp({ displays: TWO_DISPLAYS, platform: 'darwin' });
     const windows = app.windowsOf('overlay');
     assert.equal(windows.length, 2, 'one overlay per display');
     assert.deepEqual(overlayShown(app), [false, false], 'hidden while idle');
@@ -61,11 +61,32 @@ describe('guard overlay', () => {
       assert.equal(window.options.focusable, false, 'never takes focus');
       assert.equal(window.options.transparent, true);
       assert.equal(window.options.frame, false);
+      assert.equal(window.options.enableLargerThanScreen, true, 'macOS would push it below the menu bar');
+      assert.equal(window.options.roundedCorners, false);
+      assert.deepEqual(window.allWorkspacesOptions, { visibleOnFullScreen: true, skipTransformProcessType: true }, 'the menu-bar app stays out of the Dock');
     });
   });
 
+  it('should move its windows when a display changes size, without rebuilding them (no flash)', async () => {
+    app = await startApp({ platform: 'darwin' });
+    const [window] = app.windowsOf('overlay');
+    app.electron.fake.displays[0] = { id: 1, bounds: { x: 0, y: 0, width: 1920, height: 1200 } };
+    app.electron.fake.emitScreen('display-metrics-changed');
+    assert.deepEqual(app.windowsOf('overlay'), [window], 'the same window');
+    assert.deepEqual(window.bounds, { x: 0, y: 0, width: 1920, height: 1200 });
+  });
+
+  it('should leave the overlay to the engine on Linux: no renderer overlay window at all', async () => {
+    app = await startApp({ platform: 'linux' });
+    assert.equal(app.windowsOf('overlay').length, 0);
+    let during = -1;
+    app.fixture.desktop.when('click', () => (during = app!.windowsOf('overlay').length), { once: true });
+    await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.equal(during, 0, 'not even while acting: the X11 overlay is the only one');
+  });
+
   it('should leave no overlay when the guard cannot be engaged', async () => {
-    app = await startApp();
+    app = await startApp({ platform: 'darwin' });
     app.fixture.desktop.behave('engageGuard', { fail: new Error('grab refused') });
     const result = await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
     assert.notEqual(result.status, 'ok');
@@ -74,7 +95,7 @@ describe('guard overlay', () => {
   });
 
   it('should take the overlay down when the person presses Esc', async () => {
-    app = await startApp();
+    app = await startApp({ platform: 'darwin' });
     app.fixture.desktop.when('click', () => app!.fixture.desktop.human.pressEscape(), { once: true });
     const result = await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0'), clickOn('Name')));
     assert.equal(result.status, 'cancelled');
@@ -84,6 +105,7 @@ describe('guard overlay', () => {
 
   it('should never block the action when the overlay windows cannot be created', async () => {
     app = await startApp({
+      platform: 'darwin',
       beforeStart: () => {
         // Only the overlay's windows (transparent) fail; the wizard still opens.
         FakeBrowserWindow.failWhen = (options) => options.transparent === true;
@@ -98,7 +120,7 @@ describe('guard overlay', () => {
   });
 
   it('should tell a page that loads late that the guard is engaged', async () => {
-    app = await startApp();
+    app = await startApp({ platform: 'darwin' });
     const [window] = app.windowsOf('overlay');
     app.fixture.desktop.when('click', () => window.webContents.finishLoading(), { once: true });
     let sentOnLoad: OverlayState | undefined;
@@ -108,7 +130,7 @@ describe('guard overlay', () => {
   });
 
   it('should follow a new display', async () => {
-    app = await startApp();
+    app = await startApp({ platform: 'darwin' });
     assert.equal(app.windowsOf('overlay').length, 1);
     app.electron.fake.displays.push({ id: 7, bounds: { x: 1280, y: 0, width: 800, height: 600 } });
     app.electron.fake.emitScreen('display-added');

@@ -9,7 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isTandemError } from '../../src/core/errors.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { startTandemApp } from '../../src/main/tandemApp.js';
+import { reportFatalStart, startTandemApp } from '../../src/main/tandemApp.js';
 import { COUNTER, act, clickOn } from '../support/engineFixtures.js';
 import { LAUNCHER, startApp, type AppFixture } from './support/appFixture.js';
 import { createFakeElectron } from './support/fakeElectron.js';
@@ -133,7 +133,7 @@ describe('tray menu', () => {
   });
 
   it('should release everything on Quit: socket, engine, overlay windows and tray', async () => {
-    app = await startApp();
+    app = await startApp({ platform: 'darwin' });
     const socket = join(app.socketDir, 'tandem.sock');
     assert.ok(existsSync(socket));
     assert.ok(app.windowsOf('overlay').length > 0, 'overlay windows are prepared at start');
@@ -144,5 +144,32 @@ describe('tray menu', () => {
     assert.equal(app.tray.destroyed, true);
     assert.equal(app.windowsOf('overlay').length, 0);
     await assert.rejects(app.fixture.engine.act(act(COUNTER, clickOn('Count: 0'))), (error) => isTandemError(error));
+  });
+
+  it('should not bring the feed up on a second launch while an action runs (it would take the focus)', async () => {
+    app = await startApp();
+    const secondInstance = (): void => {
+      for (const listener of app!.electron.fake.appListeners.get('second-instance') ?? []) (listener as () => void)();
+    };
+    let feedsDuring = -1;
+    app.fixture.desktop.when('click', () => {
+      secondInstance();
+      feedsDuring = app!.windowsOf('feed').length;
+    }, { once: true });
+    await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.equal(feedsDuring, 0, 'no window shown mid-action');
+    assert.ok(app.logs.some((line) => /second launch during an action/.test(line)));
+    secondInstance();
+    assert.equal(app.windowsOf('feed').length, 1, 'once idle, a second launch shows the feed');
+  });
+
+  it('should say in a dialog why the app could not start', () => {
+    const boxes: Array<{ title: string; content: string }> = [];
+    const logs: string[] = [];
+    reportFatalStart({ dialog: { showErrorBox: (title, content) => void boxes.push({ title, content }) } }, new Error('sharp: wrong architecture'), (line) => logs.push(line));
+    assert.equal(boxes.length, 1);
+    assert.equal(boxes[0].title, 'Tandem could not start');
+    assert.match(boxes[0].content, /sharp: wrong architecture[\s\S]*tandem doctor/);
+    assert.ok(logs.some((line) => line.includes('sharp: wrong architecture')));
   });
 });

@@ -78,6 +78,10 @@ describe('onboarding wizard', { skip: !chromiumAvailable() && 'no /usr/bin/chrom
     assert.equal(await page.locator('[data-permission="atspi-bus"] .badge').textContent(), 'Unknown');
     assert.match((await page.locator('[data-permission="xinput"] .remedy').textContent()) ?? '', /X11 session/);
     assert.equal(await page.locator('[data-permission="atspi-bus"] code.command').textContent(), 'gsettings set org.gnome.desktop.interface toolkit-accessibility true');
+    // A command remedy gets a copy button (main copies the command it produced itself).
+    await page.locator('[data-action="copy-atspi-bus"]').click();
+    await page.locator('[data-action="copy-atspi-bus"]', { hasText: 'Copied' }).waitFor();
+    assert.deepEqual((await view.calls()).filter((call) => call.method === 'copyPermissionCommand').map((call) => call.request), [{ id: 'atspi-bus' }]);
     assert.equal(await page.locator('[data-permission="display"] .remedy').count(), 0, 'no remedy for a granted check');
     await view.screenshot('wizard');
 
@@ -129,5 +133,18 @@ describe('onboarding wizard', { skip: !chromiumAvailable() && 'no /usr/bin/chrom
     await page.locator('[data-action="screen-recording"]').click();
     const requests = (await view.calls()).filter((call) => call.method === 'requestPermission').map((call) => call.request);
     assert.deepEqual(requests, [{ id: 'accessibility' }, { id: 'screen-recording' }]);
+  });
+
+  it('should say why the permissions could not be checked, and try again, instead of hanging', async () => {
+    const view = await openView(browser, 'onboarding', {
+      checkPermissions: { __reject: "Error invoking remote method 'permissions:check': Error: The accessibility bus did not answer within 3000 ms." },
+    });
+    const { page } = view;
+    await page.locator('[data-state="check-failed"]').waitFor({ timeout: 5000 });
+    assert.match((await page.locator('[data-state="check-failed"]').textContent()) ?? '', /could not be checked.*The accessibility bus did not answer within 3000 ms\./);
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /Error invoking remote method/);
+    await view.setResponse('checkPermissions', linuxChecks('granted'));
+    await page.locator('[data-action="retry"]').click();
+    await page.locator('[data-permission="xinput"]').waitFor({ timeout: 5000 });
   });
 });

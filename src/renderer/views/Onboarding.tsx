@@ -12,10 +12,27 @@ import { usePermissions } from '../usePermissions.js';
 
 type Step = { kind: 'permission'; item: PermissionItem } | { kind: 'checks' } | { kind: 'test' } | { kind: 'clients' };
 
+function CommandRemedy({ id, command }: { id: string; command: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await tandem().copyPermissionCommand({ id });
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <div className="command-remedy">
+      <code className="command">{command}</code>
+      <button type="button" className="button small" onClick={copy} data-action={`copy-${id}`} aria-label="Copy the command">
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}
+
 function PermissionAction({ item, onRequest }: { item: PermissionItem; onRequest(id: string): void }) {
   if (!item.action) return null;
   if (item.action.kind === 'run-command') {
-    return <code className="command">{item.action.value}</code>;
+    return item.action.value ? <CommandRemedy id={item.id} command={item.action.value} /> : null;
   }
   return (
     <button type="button" className="button" onClick={() => onRequest(item.id)} data-action={item.id}>
@@ -103,8 +120,20 @@ function ClientsStep() {
 }
 
 export function Onboarding() {
-  const { view, request } = usePermissions();
+  const { view, error, request, recheck } = usePermissions();
   const [index, setIndex] = useState(0);
+  if (!view && error) {
+    return (
+      <main className="wizard loading" data-state="check-failed">
+        <p>
+          <strong>The permissions could not be checked.</strong> {error}
+        </p>
+        <button type="button" className="button" onClick={() => void recheck()} data-action="retry">
+          Try again
+        </button>
+      </main>
+    );
+  }
   if (!view) return <main className="wizard loading">Checking permissions…</main>;
 
   const steps: Step[] =

@@ -28,7 +28,7 @@ export interface AppFixture {
 }
 
 export async function startApp(
-  options: { displays?: FakeElectron['fake']['displays']; desktop?: ScriptedDesktop; beforeStart?(electron: FakeElectron): void } = {},
+  options: { displays?: FakeElectron['fake']['displays']; desktop?: ScriptedDesktop; platform?: NodeJS.Platform; beforeStart?(electron: FakeElectron): void } = {},
 ): Promise<AppFixture> {
   const electron = createFakeElectron({ displays: options.displays });
   options.beforeStart?.(electron);
@@ -40,7 +40,7 @@ export async function startApp(
   let created = 0;
   const app = await startTandemApp({
     electron,
-    platform: 'linux',
+    platform: options.platform ?? 'linux',
     createEngine: async () => {
       created++;
       return fixture.engine;

@@ -58,6 +58,7 @@ export class FakeBrowserWindow implements WindowLike {
   ignoreMouseEvents = false;
   alwaysOnTopLevel: string | undefined;
   allWorkspaces = false;
+  allWorkspacesOptions: { visibleOnFullScreen?: boolean; skipTransformProcessType?: boolean } | undefined;
   contentProtection = false;
   bounds: { x: number; y: number; width: number; height: number } | undefined;
   loaded: { path: string; query?: Record<string, string> } | undefined;
@@ -105,8 +106,9 @@ export class FakeBrowserWindow implements WindowLike {
   setAlwaysOnTop(flag: boolean, level?: 'screen-saver'): void {
     this.alwaysOnTopLevel = flag ? (level ?? 'floating') : undefined;
   }
-  setVisibleOnAllWorkspaces(visible: boolean): void {
+  setVisibleOnAllWorkspaces(visible: boolean, options?: { visibleOnFullScreen?: boolean; skipTransformProcessType?: boolean }): void {
     this.allWorkspaces = visible;
+    this.allWorkspacesOptions = options;
   }
   setContentProtection(enable: boolean): void {
     this.contentProtection = enable;
@@ -157,6 +159,7 @@ export interface FakeElectron extends ElectronApi {
     switches: string[];
     userData: string;
     clipboard: string;
+    errorBoxes: Array<{ title: string; content: string }>;
     openedPaths: string[];
     shownInFolder: string[];
     openedUrls: string[];
@@ -181,6 +184,7 @@ export function createFakeElectron(options: { displays?: DisplayLike[]; lockAvai
     switches: [],
     userData: mkdtempSync(join(tmpdir(), 'tandem-fake-userdata-')),
     clipboard: '',
+    errorBoxes: [],
     openedPaths: [],
     shownInFolder: [],
     openedUrls: [],
@@ -274,6 +278,11 @@ export function createFakeElectron(options: { displays?: DisplayLike[]; lockAvai
     clipboard: {
       writeText: (text) => {
         state.clipboard = text;
+      },
+    },
+    dialog: {
+      showErrorBox: (title, content) => {
+        state.errorBoxes.push({ title, content });
       },
     },
     nativeImage: { createFromPath: (path) => ({ path }) as unknown as NativeImage },

@@ -52,6 +52,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** What the fake API answers, per method name of window.tandem (values are cloned per call). */
+/** Per method, what the fake answers; `{ __reject: message }` makes the call fail with that message. */
 export type FakeResponses = Partial<Record<keyof typeof API_METHODS, unknown>>;
 
 export interface ViewPage {
@@ -97,7 +98,9 @@ export async function openView(
       for (const name of Object.keys(methods)) {
         api[name] = async (request?: unknown) => {
           fake.calls.push({ method: name, request });
-          const value = fake.responses[name];
+          const value = fake.responses[name] as { __reject?: string } | undefined;
+          // A failed invoke, as Electron reports one to the renderer.
+          if (value && typeof value === 'object' && typeof value.__reject === 'string') throw new Error(value.__reject);
           return value === undefined ? undefined : structuredClone(value);
         };
       }
