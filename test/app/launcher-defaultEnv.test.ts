@@ -47,7 +47,10 @@ describe("launcher under an MCP client's stripped environment", { skip: process.
     const deadline = Date.now() + 20_000;
     while (!existsSync(defaultSocket) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.ok(existsSync(defaultSocket), `the host serves at ${defaultSocket}:\n${hostLog}`);
-    assert.match(hostLog, new RegExp(`MCP host on ${defaultSocket.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    // The socket exists a moment before the host prints where it serves: wait for the line too.
+    const announced = new RegExp(`MCP host on ${defaultSocket.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+    while (!announced.test(hostLog) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.match(hostLog, announced);
 
     const stripped = getDefaultEnvironment();
     assert.equal(stripped.XDG_RUNTIME_DIR, undefined, 'the SDK strips it');
