@@ -24,9 +24,9 @@ import { LIMITS } from './limits.js';
 import { normalizeKey, normalizeModifiers } from './keys.js';
 import type { ElementNode, Frontmost, Point, Screenshot, TreeSnapshot } from './model.js';
 import { createProgress, sleep, throwIfAborted, type Progress } from './progress.js';
-import { chooseElement, elementAtPoint, findElement, type Choice, type ChoiceReason, type ElementPurpose } from './query.js';
+import { chooseElement, elementAtPoint, findElement, type ElementPurpose } from './query.js';
 import { describeStep, movesFocus, predictDestinations, redactStep, secureForEvents, shownText, type Destination } from './redact.js';
-import type { AppSwitch, CallResult, CallStatus } from './result.js';
+import type { AppSwitch, CallResult, CallStatus, ElementChoice } from './result.js';
 import { settle, waitForLaunches, type LaunchOutcome, type SettleOptions } from './settle.js';
 import { centreOf, estimateBounds, scrollIntoView } from './scrollIntoView.js';
 import { stepVerb, type ElementQuery, type Step } from './steps.js';
@@ -67,18 +67,6 @@ const INTERRUPTED_STEP_MS = DEFAULT_PACING.drainCapMs + 250;
 
 /** Longest any restore/cleanup primitive may take once the action itself is over. */
 const CLEANUP_TIMEOUT_MS = 5_000;
-
-/** Why a query's element was chosen over another that matched, as step descriptions say it. */
-const CHOICE_REASONS: Record<ChoiceReason, string> = {
-  visible: 'it is visible',
-  enabled: 'it is enabled',
-  editable: 'it takes typing, and a type step follows',
-  actionable: 'it can be pressed',
-  label: 'its label holds the text, the other only its value',
-  exact: 'its label is exactly the text',
-  shorter: 'its label is closer to the text',
-  first: 'it comes first in the tree',
-};
 
 /** How long a launched process's window may wait for its app to join the accessibility bus. */
 const HANDOFF_REGISTER_MS = 2_000;
@@ -234,8 +222,8 @@ class Transaction {
   /** Elements resolved before the guard: element_index pins and the first step's query. */
   private readonly resolvedBefore = new Map<number, ElementNode>();
   private destinations = new Map<number, Destination>();
-  /** Queries several elements matched: what set the chosen one apart (see choiceNote). */
-  private readonly choices = new Map<number, Choice>();
+  /** Steps whose query matched several elements sharing a label: the facts of the choice, by step. */
+  private readonly choices = new Map<number, ElementChoice>();
   private readonly abort = new AbortController();
   private session: GuardSession | null = null;
   private progress!: Progress;
@@ -551,24 +539,25 @@ class Transaction {
   private purposeOf(index: number): ElementPurpose {
     const step = this.steps[index];
     if (step.kind === 'set-value') return 'editable';
-    return step.kind === 'click' && this.steps[index + 1]?.kind === 'type' ? 'editable' : 'any';
+    if (step.kind !== 'click') return 'any';
+    const next = this.steps.slice(index + 1).find((later) => later.kind !== 'wait');
+    return next?.kind === 'type' ? 'editable' : 'any';
   }
 
-  /** Picks step `index`'s element and remembers what set it apart, for the step's description. */
+  /**
+   * Picks step `index`'s element. When another element with the same label matched too (a label
+   * and the field it labels, two "Save" buttons), the choice is kept for the answer to explain.
+   */
   private choose(elements: readonly ElementNode[], query: ElementQuery, index: number): ElementNode {
     const choice = chooseElement(elements, query, this.purposeOf(index));
-    if (choice.runnerUp) this.choices.set(index, choice);
-    return choice.element;
-  }
-
-  /** " (chosen over #12 [Label] "Note": it takes typing; 2 more matched)" — '' unless another element has the same label. */
-  private choiceNote(index: number, chosen: ElementNode | null): string {
-    const choice = this.choices.get(index);
-    if (!choice?.runnerUp || !choice.reason || choice.element !== chosen) return '';
-    // Only a real tie needs explaining: another element with the very same label.
-    if (choice.runnerUp.text.toLowerCase() !== choice.element.text.toLowerCase()) return '';
-    const more = choice.others > 1 ? `; ${choice.others - 1} more matched` : '';
-    return ` (chosen over #${choice.runnerUp.index} ${formatElementLabel(choice.runnerUp)}: ${CHOICE_REASONS[choice.reason]}${more})`;
+    const { element, runnerUp, reason } = choice;
+    if (runnerUp && reason && runnerUp.text.toLowerCase() === element.text.toLowerCase()) {
+      const candidate = (el: ElementNode): ElementChoice['chosen'] => ({ index: el.index, role: el.role, name: el.text });
+      this.choices.set(index, { step: index, chosen: candidate(element), over: candidate(runnerUp), reason, matched: choice.others + 1 });
+    } else {
+      this.choices.delete(index);
+    }
+    return element;
   }
 
   private async isSecureDestination(index: number): Promise<boolean> {
@@ -631,7 +620,7 @@ class Transaction {
         const verb = step.count === 2 ? 'double-clicked' : step.button === 'right' ? 'right-clicked' : step.button === 'middle' ? 'middle-clicked' : 'clicked';
         const what = reached.element ? `${formatElementLabel(reached.element)} at ` : '';
         const mods = step.modifiers.length ? ` with ${step.modifiers.join('+')}` : '';
-        const clicked = `${verb} ${what}${reached.point.x},${reached.point.y}${mods}${this.choiceNote(index, element)}`;
+        const clicked = `${verb} ${what}${reached.point.x},${reached.point.y}${mods}`;
         return reached.note ? `${reached.note}, then ${clicked}` : clicked;
       }
       case 'type': {
@@ -663,20 +652,20 @@ class Transaction {
         const element = await this.locate(step.query, index);
         await this.desktop.performAction({ element, action: step.action }, progress);
         this.treeIsStale = true;
-        return `performed "${step.action}" on ${formatElementLabel(element)}${this.choiceNote(index, element)}`;
+        return `performed "${step.action}" on ${formatElementLabel(element)}`;
       }
       case 'set-value': {
         const element = await this.locate(step.query, index);
         const secure = element.secure || this.destinations.get(index) === 'secure';
         await this.desktop.setValue(element, step.value, progress);
         this.treeIsStale = true;
-        return `set ${formatElementLabel(element)} to ${shownText(step.value, secure)}${this.choiceNote(index, element)}`;
+        return `set ${formatElementLabel(element)} to ${shownText(step.value, secure)}`;
       }
       case 'set-selected': {
         const element = await this.locate(step.query, index);
         await this.desktop.setSelected(element, step.selected, progress);
         this.treeIsStale = true;
-        return `${step.selected ? 'selected' : 'deselected'} ${formatElementLabel(element)}${this.choiceNote(index, element)}`;
+        return `${step.selected ? 'selected' : 'deselected'} ${formatElementLabel(element)}`;
       }
     }
   }
@@ -827,6 +816,7 @@ class Transaction {
       appSwitch,
       handoffTree,
       ...(this.launchedWithoutWindow.length ? { launched: this.launchedWithoutWindow.map(({ pid, name }) => ({ pid, app: name })) } : {}),
+      ...(this.choices.size ? { choices: [...this.choices.values()].sort((a, b) => a.step - b.step) } : {}),
       stepsDone: [...this.stepsDone],
       stepsTotal: this.steps.length,
       humanInputBlocked: this.session?.humanInputBlocked ?? 0,
