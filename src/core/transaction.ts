@@ -22,10 +22,10 @@ import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type
 import { DEFAULT_PACING } from './inputPacing.js';
 import { LIMITS } from './limits.js';
 import { normalizeKey, normalizeModifiers } from './keys.js';
-import type { ElementNode, Frontmost, Point, Screenshot, TreeSnapshot } from './model.js';
+import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot } from './model.js';
 import { createProgress, sleep, throwIfAborted, type Progress } from './progress.js';
 import { chooseElement, elementAtPoint, findElement, type ElementPurpose } from './query.js';
-import { describeStep, movesFocus, predictDestinations, redactStep, secureForEvents, shownText, type Destination } from './redact.js';
+import { areasCovered, describeStep, movesFocus, predictDestinations, redactStep, secureAreas, secureForEvents, shownText, type Destination } from './redact.js';
 import type { AppSwitch, CallResult, CallStatus, ElementChoice } from './result.js';
 import { settle, waitForLaunches, type LaunchOutcome, type SettleOptions } from './settle.js';
 import { centreOf, estimateBounds, scrollIntoView } from './scrollIntoView.js';
@@ -243,6 +243,8 @@ class Transaction {
   private screenshot: Screenshot | undefined;
   /** The screenshot as a PNG with the crosshair, encoding since it was captured. */
   private screenshotPng: Promise<Buffer> | undefined;
+  /** Screen rectangles (password fields) painted over in screenshotPng. */
+  private screenshotCovered: Rect[] = [];
   /** The step being run (for input progress events). */
   private currentStep = 0;
   /** When the late-Esc grace period after the last step ends (epoch ms; 0 before the steps ended). */
@@ -503,13 +505,24 @@ class Transaction {
     const target = this.handoff ? { pid: this.handoff.frontmost.pid, windowId: this.handoff.frontmost.windowId } : { pid: this.request.pid };
     try {
       this.screenshot = await bounded(this.desktop.screenshot(target, progress), CLEANUP_TIMEOUT_MS, 'screenshot');
-      this.screenshotPng = pngWithCrosshair(this.screenshot, this.clickPoint);
+      // Password fields known so far are painted over (their dots count the secret); a field
+      // that only the trees read after this show is painted over when the files are written.
+      this.screenshotCovered = this.handoff ? [] : secureAreas(this.before.snapshot.elements, this.current.elements);
+      this.screenshotPng = pngWithCrosshair(this.screenshot, this.clickPoint, this.screenshotCovered);
       // Awaited when the files are written; a failure there is logged, never unhandled.
       this.screenshotPng.catch(() => {});
     } catch (error) {
       if (progress.signal.aborted && progress === this.progress) throw error;
       this.log(`no screenshot: ${toTandemError(error).message}`);
     }
+  }
+
+  /** The screenshot's PNG to write: encoded again when a tree read after the capture shows a password field it left uncovered. */
+  private screenshotPngToWrite(): Promise<Buffer> | undefined {
+    if (!this.screenshot || !this.screenshotPng) return this.screenshotPng;
+    const areas = this.handoff ? secureAreas(this.handoff.snapshot?.elements) : secureAreas(this.after?.elements);
+    if (areasCovered(areas, this.screenshotCovered)) return this.screenshotPng;
+    return pngWithCrosshair(this.screenshot, this.clickPoint, [...this.screenshotCovered, ...areas]);
   }
 
   // — steps —
@@ -780,7 +793,7 @@ class Transaction {
     let appSwitch: AppSwitch | undefined;
     let handoffTree: string | undefined;
     try {
-      const written = await this.deps.artifacts.writeCall(this.request.tool, { text: this.artifactText(status, summary), png: await this.screenshotPng });
+      const written = await this.deps.artifacts.writeCall(this.request.tool, { text: this.artifactText(status, summary), png: await this.screenshotPngToWrite() });
       file = written.textPath;
       fileBytes = written.textBytes;
       screenshot = written.pngPath;
