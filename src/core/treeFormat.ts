@@ -113,6 +113,26 @@ export function cutText(text: string, maxChars: number = MAX_TEXT_CHARS, unreadR
   return `${text.slice(0, cutAt)}…(+${codePoints - maxChars} chars${unreadRest ? `, ${unread}` : ''})`;
 }
 
+/**
+ * The first `cap` characters (code points: AT-SPI counts offsets in them) of `text`, and whether
+ * it had more: how backends cut a long value they read (ElementNode.valueTruncated).
+ */
+export function firstCharacters(text: string, cap: number): { text: string; truncated: boolean } {
+  // A UTF-16 length within the cap means the code point count is too.
+  if (text.length <= cap) return { text, truncated: false };
+  let codePoints = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (codePoints === cap) return { text: text.slice(0, i), truncated: true };
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    codePoints++;
+  }
+  return { text, truncated: false };
+}
+
 /** What a cut mark adds when the app holds more than was read. */
 const UNREAD_MARK = 'more not read';
 

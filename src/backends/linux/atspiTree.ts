@@ -8,6 +8,7 @@ import type { ElementNode, Point, Rect, TreeSnapshot } from '../../core/model.js
 import type { Progress } from '../../core/progress.js';
 import { isTandemError } from '../../core/errors.js';
 import { LIMITS } from '../../core/limits.js';
+import { firstCharacters } from '../../core/treeFormat.js';
 import { CACHE_PATH, COORD_TYPE_SCREEN, IFACE, NULL_PATH, OFFSCREEN_COORDINATE, type CacheItem, type ObjectRef } from '../../../native/linux/atspiProtocol.js';
 import { ROLE, isButtonLikeRole, isNumericValueRole, isTextRole, isToggleRole, isValueTextRole, roleName, toPascalRole } from '../../../native/linux/atspiRoles.js';
 import { STATE, hasState } from '../../../native/linux/atspiStates.js';
@@ -30,7 +31,7 @@ import {
 /** Longest text read from a Text interface (the tree line cuts shorter anyway). */
 export const TEXT_READ_CAP = 2000;
 /** A field's value is read whole up to this many characters (the longest text one call types). */
-export const VALUE_READ_CAP = LIMITS.typedChars;
+export const VALUE_READ_CAP = LIMITS.readValueChars;
 /** Children read live under one descendant-managing container (GTK3 tree/list cells). */
 export const MANAGED_CHILDREN_CAP = 300;
 /** Nodes fetched one by one in a whole snapshot (walks of uncached subtrees). */
@@ -402,7 +403,7 @@ export class AtspiTree {
       budget.progress,
       'read element text',
     );
-    return capCharacters(String(text ?? ''), cap);
+    return firstCharacters(String(text ?? ''), cap);
   }
 
   /** The name of a combo box's chosen item (Selection.GetSelectedChild), if it has one. */
@@ -540,23 +541,6 @@ function comboNameAndValue(node: RawNode, details: NodeDetails | undefined, labe
   const choice = details?.choice;
   if (choice === undefined) return { name: node.name || label, value: details?.value };
   return { name: node.name && node.name !== choice ? node.name : label, value: choice };
-}
-
-/** The first `cap` characters (code points, as AT-SPI counts them) of `text`, and whether it had more. */
-export function capCharacters(text: string, cap: number): { text: string; truncated: boolean } {
-  // A UTF-16 length within the cap means the code point count is too.
-  if (text.length <= cap) return { text, truncated: false };
-  let codePoints = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (codePoints === cap) return { text: text.slice(0, i), truncated: true };
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    codePoints++;
-  }
-  return { text, truncated: false };
 }
 
 function mergeInOrder(existing: RawNode[], fetched: RawNode[], position: Map<string, number>): RawNode[] {
