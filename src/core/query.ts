@@ -61,9 +61,15 @@ export function isEditable(el: ElementNode): boolean {
   return el.editable ?? EDITABLE_ROLES.has(el.role);
 }
 
+/**
+ * Roles of static text: not what a click means even when the toolkit gives them an action (GTK 4
+ * labels offer one, for their mnemonic), so a label never wins over the field it names.
+ */
+const STATIC_TEXT_ROLES: ReadonlySet<string> = new Set(['Label', 'StaticText', 'Static', 'Caption', 'Heading', 'Paragraph']);
+
 /** Something a person clicks to act or to type: not static text, not a container. */
 function isInteractive(el: ElementNode): boolean {
-  return el.actionable || isEditable(el);
+  return (el.actionable && !STATIC_TEXT_ROLES.has(el.role)) || isEditable(el);
 }
 
 function labelMatches(el: ElementNode, foldedText: string): boolean {

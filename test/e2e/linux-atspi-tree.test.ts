@@ -26,6 +26,13 @@ def on_activate(app):
     box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=6, margin_top=20, margin_start=30)
     box.append(Gtk.Button(label="Press me"))
     box.append(Gtk.PasswordEntry())
+    for text, field in (("_Memo", Gtk.Entry(text="gtk4 memo")), ("_Passphrase", Gtk.PasswordEntry(text="gtk4-secret"))):
+        row = Gtk.Box(spacing=6)
+        label = Gtk.Label(label=text, use_underline=True)
+        label.set_mnemonic_widget(field)
+        row.append(label)
+        row.append(field)
+        box.append(row)
     window.set_child(box)
     window.present()
 app = Gtk.Application(application_id="org.tandem.Gtk4Probe")
@@ -248,4 +255,10 @@ test('should place GTK4 widgets in screen coordinates and keep its password entr
   assert.ok(bounds.x + bounds.width <= window.x + window.width && bounds.y + bounds.height <= window.y + window.height);
   const password = snapshot.elements.find((element) => element.role === 'PasswordText');
   assert.ok(password?.secure && password.visible, 'the GTK4 password entry is found, visible and secure');
+  assert.equal(password.text, '', 'an unlabelled one has no name (GTK 4.8 offers its class name, "GtkPasswordEntry")');
+  // Labelled fields: named by their label, the entry showing its text, the password entry none.
+  assert.equal(find(snapshot.elements, 'Text', 'Memo')?.value, 'gtk4 memo');
+  const passphrase = find(snapshot.elements, 'PasswordText', 'Passphrase');
+  assert.ok(passphrase?.secure && passphrase.value === undefined, 'the labelled password entry keeps its name and shows no value');
+  assert.ok(!JSON.stringify(snapshot.elements.map(({ handle: _handle, ...rest }) => rest)).includes('gtk4-secret'));
 });

@@ -111,6 +111,13 @@ test('should prefer for a click the element that can be clicked or typed into ov
   ] });
   assert.equal(chooseElement(button, { text: 'Send' }).element.role, 'PushButton');
   assert.equal(chooseElement(button, { text: 'Send' }).reason, 'interactive');
+  // GTK 4 labels carry an action (their mnemonic) and its entries too: the label is still static text.
+  const gtk4 = tree({ role: 'Frame', text: 'Form', children: [
+    { role: 'Label', text: 'Memo', actionable: true, bounds: rect(10, 10, 40, 20) },
+    { role: 'Text', text: 'Memo', value: '', editable: true, actionable: true, bounds: rect(60, 10, 200, 24) },
+  ] });
+  assert.equal(chooseElement(gtk4, { text: 'Memo' }).element.role, 'Text');
+  assert.equal(chooseElement(gtk4, { text: 'Memo' }).reason, 'interactive');
 });
 
 test('should go by the backend\'s editable flag over the role, so a read-only text view is not taken for a field', () => {

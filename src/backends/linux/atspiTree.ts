@@ -338,7 +338,7 @@ export class AtspiTree {
     // A field labelled the usual way (a label widget related to it) has no name of its own: its
     // label is what a person calls it, and what screen readers read. A GTK 3 combo box without a
     // name of its own answers its choice as its name: its label is asked for too.
-    if (showing && ((!node.name && isLabelledRole(node)) || node.role === ROLE.comboBox)) {
+    if (showing && ((!ownName(node) && isLabelledRole(node)) || node.role === ROLE.comboBox)) {
       tasks.push(guard(() => this.labelledBy(app, node.path, budget)).then((path) => (entry.labelledBy = path)));
     }
     // Values are read for what is on screen only: a hidden field's value cannot change what the
@@ -346,7 +346,7 @@ export class AtspiTree {
     if (!isSecure(node)) {
       if (showing && isValueTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
         tasks.push(guard(() => this.text(app, node.path, budget, VALUE_READ_CAP)).then((read) => read && ((entry.value = read.text), (entry.valueTruncated = read.truncated))));
-      } else if (!node.name && isTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
+      } else if (!ownName(node) && isTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
         tasks.push(guard(() => this.text(app, node.path, budget)).then((read) => (entry.text = read?.text)));
       }
       if (showing && isNumericValueRole(node.role) && !isValueTextRole(node.role) && node.interfaces.includes(IFACE.value)) {
@@ -500,9 +500,17 @@ function markShowingWhenVisible(node: RawNode): void {
   node.states = states;
 }
 
-/** GTK 4.8 describes widgets without a tooltip by their class name ("GtkEntry"): no help to anyone. */
-function meaningfulDescription(description: string): string {
-  return /^Gtk[A-Z][A-Za-z]*$/.test(description) ? '' : description;
+/**
+ * GTK 4.8 describes widgets without a tooltip, and names fields without a label, by their class
+ * name ("GtkEntry", "GtkPasswordEntry"): no help to anyone, and no name.
+ */
+function meaningful(text: string): string {
+  return /^Gtk[A-Z][A-Za-z]*$/.test(text) ? '' : text;
+}
+
+/** The node's own accessible name, unless it is a toolkit's class name standing in for none. */
+function ownName(node: RawNode): string {
+  return meaningful(node.name);
 }
 
 function isSecure(node: RawNode): boolean {
@@ -539,8 +547,9 @@ function toggleValue(node: RawNode): string | undefined {
  */
 function comboNameAndValue(node: RawNode, details: NodeDetails | undefined, label: string): { name: string; value: string | undefined } {
   const choice = details?.choice;
-  if (choice === undefined) return { name: node.name || label, value: details?.value };
-  return { name: node.name && node.name !== choice ? node.name : label, value: choice };
+  const name = ownName(node);
+  if (choice === undefined) return { name: name || label, value: details?.value };
+  return { name: name && name !== choice ? name : label, value: choice };
 }
 
 function mergeInOrder(existing: RawNode[], fetched: RawNode[], position: Map<string, number>): RawNode[] {
@@ -570,11 +579,11 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
     ...(actionNames ? { actionNames } : {}),
   };
   const label = labelOf(details?.labelledBy, all);
-  let text = node.name || label || (secure ? '' : (details?.text ?? '')) || meaningfulDescription(node.description);
+  let text = ownName(node) || label || (secure ? '' : (details?.text ?? '')) || meaningful(node.description);
   let value = secure ? undefined : (details?.value ?? toggleValue(node));
   if (node.role === ROLE.comboBox && !secure) {
     const combo = comboNameAndValue(node, details, label);
-    text = combo.name || meaningfulDescription(node.description);
+    text = combo.name || meaningful(node.description);
     value = combo.value;
   }
   const truncated = !secure && details?.value !== undefined && details.valueTruncated === true;
