@@ -344,8 +344,10 @@ export class AtspiTree {
     // Values are read for what is on screen only: a hidden field's value cannot change what the
     // person sees, and hidden ones only cost reads (when one shows, it is read then).
     if (!isSecure(node)) {
-      if (showing && isValueTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
-        tasks.push(guard(() => this.text(app, node.path, budget, VALUE_READ_CAP)).then((read) => read && ((entry.value = read.text), (entry.valueTruncated = read.truncated))));
+      if (isValueTextRole(node.role)) {
+        if (showing && node.interfaces.includes(IFACE.text)) {
+          tasks.push(guard(() => this.text(app, node.path, budget, VALUE_READ_CAP)).then((read) => read && ((entry.value = read.text), (entry.valueTruncated = read.truncated))));
+        }
       } else if (!ownName(node) && isTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
         tasks.push(guard(() => this.text(app, node.path, budget)).then((read) => (entry.text = read?.text)));
       }
