@@ -11,6 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_GRACE_MS, DEFAULT_SNAPSHOT_LIMITS } from '../src/core/engine.js';
 import { createProgress } from '../src/core/progress.js';
 import { pngWithCrosshair } from '../src/core/crosshair.js';
+import { secureAreas } from '../src/core/redact.js';
+import { VALUE_READ_CAP } from '../src/backends/linux/atspiTree.js';
 import { AtspiAccessibility } from '../src/backends/linux/atspiAccessibility.js';
 import { LinuxDesktop } from '../src/backends/linux/linuxDesktop.js';
 import { X11Display } from '../src/backends/linux/x11Display.js';
@@ -93,6 +95,20 @@ export async function runLinuxBench(): Promise<void> {
     goals.push([`mousepad tree ≤ ${TREE_GOAL_MS} ms`, `${formatMs(snapshot.medianMs)} ms`, verdict(snapshot.medianMs <= TREE_GOAL_MS)]);
     goals.push([`mousepad tree ≥ ${TREE_RATIO_GOAL}× the per-node walk`, `${ratio.toFixed(1)}×`, verdict(ratio >= TREE_RATIO_GOAL)]);
 
+    // — the same with a document longer than a field is read (its value: 100,000 characters) —
+    const editor = (await linux.snapshot(mousepad, DEFAULT_SNAPSHOT_LIMITS, progress())).elements.find((el) => el.role === 'Text' && el.editable && el.visible);
+    if (editor) {
+      const document = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit.\n'.repeat(2500);
+      await linux.setValue(editor, document, progress());
+      await linux.waitForQuiet(mousepad, 100, 3000, progress());
+      const big = await measure(`mousepad tree, ${document.length.toLocaleString('en')}-character document`, async () => {
+        await linux.snapshot(mousepad, DEFAULT_SNAPSHOT_LIMITS, progress());
+      }, { warmup: 2, runs: 11 });
+      rows.push(row(big, `its value read to ${VALUE_READ_CAP.toLocaleString('en')} characters, marked cut`));
+      await linux.setValue(editor, '', progress());
+      await linux.waitForQuiet(mousepad, 100, 3000, progress());
+    }
+
     // — window screenshot —
     const fixturePid = await startApp(desktop, linux, SYSTEM_PYTHON, [FIXTURE_PATH]);
     let fixtureNodes = 0;
@@ -101,8 +117,9 @@ export async function runLinuxBench(): Promise<void> {
     }, { warmup: 2, runs: 11 });
     rows.push(row(fixtureTree, `${fixtureNodes} elements (a 200-row list)`));
     const [fixtureWindow] = await linux.windows(fixturePid, progress());
-    // Capture and the PNG encode, crosshair included, as a call's artifact gets it.
-    const shot = await measure('window screenshot (PNG)', async () => pngWithCrosshair(await linux.screenshot({ windowId: fixtureWindow.windowId }, progress()), fixtureWindow.bounds ? { x: fixtureWindow.bounds.x + 10, y: fixtureWindow.bounds.y + 10 } : undefined), { warmup: 3, runs: 21 });
+    // Capture and the PNG encode, crosshair and painted-over password fields included, as a call's artifact gets it.
+    const covered = secureAreas((await linux.snapshot(fixturePid, DEFAULT_SNAPSHOT_LIMITS, progress())).elements);
+    const shot = await measure('window screenshot (PNG)', async () => pngWithCrosshair(await linux.screenshot({ windowId: fixtureWindow.windowId }, progress()), fixtureWindow.bounds ? { x: fixtureWindow.bounds.x + 10, y: fixtureWindow.bounds.y + 10 } : undefined, covered), { warmup: 3, runs: 21 });
     rows.push(row(shot, `${fixtureWindow.bounds?.width ?? '?'}x${fixtureWindow.bounds?.height ?? '?'} window`));
 
     // — spawn → initialize —

@@ -15,7 +15,7 @@ import { chmod, lstat, mkdir, open, readdir, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TandemError } from './errors.js';
-import type { Point, Screenshot } from './model.js';
+import type { Point, Rect, Screenshot } from './model.js';
 import { pngWithCrosshair } from './crosshair.js';
 
 export const DEFAULT_MAX_CALLS = 500;
@@ -155,16 +155,16 @@ export class ArtifactStore {
 
   /**
    * Writes one call's text (and screenshot, with a crosshair at `crosshair` when it falls inside
-   * the image, or `png` when the caller encoded it already), then prunes old calls. The text
-   * must already be free of secure values.
+   * the image and `covered` — password fields — painted over, or `png` when the caller encoded it
+   * already), then prunes old calls. The text must already be free of secure values.
    */
-  async writeCall(tool: string, content: { text: string; screenshot?: Screenshot; crosshair?: Point; png?: Buffer }): Promise<WrittenCall> {
+  async writeCall(tool: string, content: { text: string; screenshot?: Screenshot; crosshair?: Point; covered?: readonly Rect[]; png?: Buffer }): Promise<WrittenCall> {
     const textData = Buffer.from(content.text, 'utf8');
     const { base, textPath, ms, seq } = await this.createTextFile(safeToolName(tool), textData);
     const written: CallFiles = { base, ms, seq, files: [path.basename(textPath)], bytes: textData.length };
     let pngPath: string | undefined;
     if (content.png || content.screenshot) {
-      const png = content.png ?? (await pngWithCrosshair(content.screenshot!, content.crosshair));
+      const png = content.png ?? (await pngWithCrosshair(content.screenshot!, content.crosshair, content.covered));
       pngPath = path.join(this.dir, `${base}.png`);
       await writeExclusive(pngPath, png);
       written.files.push(path.basename(pngPath));

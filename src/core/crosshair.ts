@@ -1,9 +1,10 @@
 // The crosshair on a call's screenshot: where the click landed, drawn with sharp (an SVG
-// composited over the PNG) so a person reading the artifacts sees it at a glance.
+// composited over the PNG) so a person reading the artifacts sees it at a glance. Password
+// fields are painted over before anything is encoded: their dots would tell a secret's length.
 
 import type { Sharp } from 'sharp';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Point, RawImage, Screenshot } from './model.js';
+import type { Point, RawImage, Rect, Screenshot } from './model.js';
 import { bgrxToRgba } from './pixels.js';
 
 /** Where screen point `point` falls in the screenshot's pixels, or null when outside the image. */
@@ -40,19 +41,62 @@ function crosshairSvg(tile: { left: number; top: number; width: number; height: 
   );
 }
 
+/** What covers a password field in a screenshot: a flat mid grey (the same bytes in RGBA and BGRX). */
+export const SECURE_FILL = 0x80;
+
+/** Screen rectangle → whole image pixels [left, right) × [top, bottom), clipped; null when off the image. */
+function pixelBox(screenshot: Screenshot, rect: Rect, width: number, height: number): { left: number; top: number; right: number; bottom: number } | null {
+  const left = Math.max(0, Math.floor((rect.x - screenshot.bounds.x) * screenshot.scale));
+  const top = Math.max(0, Math.floor((rect.y - screenshot.bounds.y) * screenshot.scale));
+  const right = Math.min(width, Math.ceil((rect.x + rect.width - screenshot.bounds.x) * screenshot.scale));
+  const bottom = Math.min(height, Math.ceil((rect.y + rect.height - screenshot.bounds.y) * screenshot.scale));
+  if (![left, top, right, bottom].every(Number.isFinite) || right <= left || bottom <= top) return null;
+  return { left, top, right, bottom };
+}
+
+/** Fills `covered` (screen rectangles) with SECURE_FILL in 4-byte-per-pixel rows; returns whether any pixel was inside. */
+function paintOver(pixels: Buffer, screenshot: Screenshot, width: number, height: number, covered: readonly Rect[]): boolean {
+  let painted = false;
+  for (const rect of covered) {
+    const box = pixelBox(screenshot, rect, width, height);
+    if (!box) continue;
+    for (let y = box.top; y < box.bottom; y++) pixels.fill(SECURE_FILL, (y * width + box.left) * 4, (y * width + box.right) * 4);
+    painted = true;
+  }
+  return painted;
+}
+
 /**
  * The screenshot as a PNG with a crosshair at `point` (none when there is no point or it is off
- * the image). Only a small tile around the point is rasterised (a full-size SVG overlay costs
- * hundreds of milliseconds on a 4K screenshot); the tile is clipped to the image edges. A PNG
- * without a crosshair is returned as it is; raw pixels are encoded once.
+ * the image), and `covered` (screen rectangles: password fields) painted over. Only a small tile
+ * around the point is rasterised (a full-size SVG overlay costs hundreds of milliseconds on a 4K
+ * screenshot); the tile is clipped to the image edges. A PNG with nothing to draw is returned as
+ * it is; raw pixels are encoded once.
  */
-export async function pngWithCrosshair(screenshot: Screenshot, point: Point | undefined): Promise<Buffer> {
+export async function pngWithCrosshair(screenshot: Screenshot, point: Point | undefined, covered: readonly Rect[] = []): Promise<Buffer> {
   // Loaded on first use: a sharp that cannot load costs screenshots (logged), not the start.
   const { default: sharp } = await import('sharp');
-  const image = screenshot.raw ? sharp(await rgbaOf(screenshot.raw), { raw: { width: screenshot.raw.width, height: screenshot.raw.height, channels: 4 } }) : sharp(screenshot.png);
+  let image: Sharp;
+  let painted = false;
+  if (screenshot.raw) {
+    const { width, height } = screenshot.raw;
+    let pixels = await rgbaOf(screenshot.raw);
+    // Never paint into the capture itself when it is the caller's buffer.
+    if (covered.length && pixels === screenshot.raw.data) pixels = Buffer.from(pixels);
+    painted = paintOver(pixels, screenshot, width, height, covered);
+    image = sharp(pixels, { raw: { width, height, channels: 4 } });
+  } else {
+    image = sharp(screenshot.png);
+    if (covered.length) {
+      // A PNG from the platform: decode, paint, encode (the rare path: macOS gives PNGs).
+      const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      painted = paintOver(data, screenshot, info.width, info.height, covered);
+      image = sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } });
+    }
+  }
   const size = screenshot.raw ?? (await image.metadata());
   const at = point && size.width && size.height ? crosshairPixel(screenshot, point, size.width, size.height) : null;
-  if (!at || !size.width || !size.height) return screenshot.png ?? encode(image);
+  if (!at || !size.width || !size.height) return screenshot.png && !painted ? screenshot.png : encode(image);
   const unit = Math.max(1, screenshot.scale);
   const reach = Math.ceil(22 * unit); // arm + outline, with a margin
   const left = Math.max(0, at.x - reach);

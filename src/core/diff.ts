@@ -136,11 +136,13 @@ export function diffTrees(before: readonly ElementNode[], after: readonly Elemen
 /** `~ [Role] "name" | text: 'old' -> 'new', value: 'a' -> 'b', selected: false -> true` (geometry added after an empty name). */
 export function formatChangeLine(before: ElementNode, after: ElementNode): string {
   const parts: string[] = [];
-  const change = (field: string, from: string, to: string): string => `${field}: ${quoteText(from, "'", MAX_CHANGE_TEXT_CHARS)} -> ${quoteText(to, "'", MAX_CHANGE_TEXT_CHARS)}`;
+  const quote = (text: string, unreadRest = false): string => quoteText(text, "'", MAX_CHANGE_TEXT_CHARS, unreadRest);
   const oldText = displayText(before);
   const newText = displayText(after);
-  if (oldText !== newText) parts.push(change('text', oldText, newText));
-  if (valueChanged(before, after)) parts.push(change('value', displayValue(before) ?? '', displayValue(after) ?? ''));
+  if (oldText !== newText) parts.push(`text: ${quote(oldText)} -> ${quote(newText)}`);
+  if (valueChanged(before, after)) {
+    parts.push(`value: ${quote(displayValue(before) ?? '', before.valueTruncated)} -> ${quote(displayValue(after) ?? '', after.valueTruncated)}`);
+  }
   parts.push(...stateChanges(before, after));
   // Without text, a `~` line would not say which element (which row got selected): add where it is.
   const where = newText === '' ? formatGeometry(after) : '';

@@ -12,6 +12,7 @@ import { DEFAULT_WATCHDOG_MS, GuardPolicy } from './guard.js';
 import type { PermissionCheck, RunningApp, Screenshot, TreeSnapshot } from './model.js';
 import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
+import { secureAreas } from './redact.js';
 import type { CallResult } from './result.js';
 import { DEFAULT_SETTLE, type SettleOptions } from './settle.js';
 import { runTransaction, type TransactionOptions } from './transaction.js';
@@ -242,7 +243,7 @@ export class Engine implements TandemEngine {
       const snapshot = await this.desktop.snapshot(target.pid, this.transactionOptions.snapshotLimits, progress).finally(() => capturing.catch(() => {}));
       this.snapshots.set(snapshot);
       const screenshot: Screenshot | undefined = await capturing;
-      const written = await (await this.artifactStore()).writeCall(tool, { text: formatTree(snapshot), screenshot });
+      const written = await (await this.artifactStore()).writeCall(tool, { text: formatTree(snapshot), screenshot, covered: secureAreas(snapshot.elements) });
       const result = this.treeResult(tool, target, snapshot, startedAt);
       result.file = written.textPath;
       result.fileBytes = written.textBytes;

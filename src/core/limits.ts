@@ -14,6 +14,8 @@ export const LIMITS = {
   typedChars: 100_000,
   /** Characters of a value set through the accessibility API. */
   valueChars: 100_000,
+  /** Characters of an element's value read into a tree (as long as one call may type); a longer one is cut and marked. */
+  readValueChars: 100_000,
   /** Steps in one call. */
   steps: 50,
   /** One wait step, in ms (all waits of a call must also fit its watchdog). */

@@ -60,6 +60,16 @@ export interface ElementNode {
    * even ask for a password field's value (not its length either), and core ignores one anyway.
    */
   value?: string;
+  /**
+   * The backend read only the start of a long value (a big document): more of it exists in the
+   * app. Trees and diffs mark the cut; a change past it is not seen.
+   */
+  valueTruncated?: boolean;
+  /**
+   * Takes typed text (an entry, a text area, a document open for editing), as the backend knows
+   * it (AT-SPI's editable state, AX text roles). Absent: unknown, and core goes by the role.
+   */
+  editable?: boolean;
   bounds: Rect | null;
   /** On screen and not hidden (showing+visible on AT-SPI, on-screen frame on AX). */
   visible: boolean;
@@ -69,6 +79,10 @@ export interface ElementNode {
   actionable: boolean;
   /** Password/secure field: its value is never read, stored or written anywhere. */
   secure: boolean;
+  /**
+   * Selected in a list, table, tab strip or menu (absent where the element cannot be). Whether a
+   * check box or toggle is on is its value ("checked"/"unchecked"), not this.
+   */
   selected?: boolean;
   /** Window this element belongs to, when the backend knows it. */
   windowId?: number;

@@ -4,11 +4,13 @@
 // Matching: text is a case-insensitive substring of the element's label (name) or of its value;
 // role matches a role that starts with or contains it, ignoring case, spaces, '-' and '_'
 // ("button" matches "PushButton", "toggle" matches "ToggleButton", "menu item" matches
-// "MenuItem"). Among matches the winner is the first by: visible, enabled, editable (only when
-// the step needs a field: a click followed by typing), actionable, matched by its label rather
-// than its value, exact text (ignoring case), shorter text, document order. So "Courier note"
-// followed by typing picks the entry labelled so, not the static label beside it that shares
-// the name; what decided is reported (Choice). A secure field's value is never matched.
+// "MenuItem"). Among matches the winner is the first by: visible, enabled, matched by its label
+// rather than its value, editable (only when the step needs a field: a click followed by
+// typing, or setting a value), interactive (it can be pressed or typed into, where the other is
+// static text), actionable, exact text (ignoring case), shorter text, document order. So "Courier
+// note" picks the entry labelled so, not the static label beside it that shares the name — for
+// a click alone too; what decided is returned as facts (Choice) for the answer to explain. A
+// secure field's value is never matched.
 
 import { TandemError } from './errors.js';
 import type { ElementNode, Point } from './model.js';
@@ -46,14 +48,28 @@ function describeQuery(query: ElementQuery): string {
 /** What the step will do with the element: typing needs a field, a click an actionable element. */
 export type ElementPurpose = 'any' | 'editable';
 
-/** Roles of elements that take typed text (AT-SPI and AX names, PascalCase). */
+/**
+ * Roles of elements that take typed text (AT-SPI and AX names, PascalCase): the guess for
+ * elements whose backend did not say (ElementNode.editable).
+ */
 const EDITABLE_ROLES: ReadonlySet<string> = new Set([
   'Text', 'Entry', 'PasswordText', 'SpinButton', 'ComboBox', 'Terminal', 'DocumentText', 'Editbar',
-  'TextField', 'TextArea', 'SecureTextField', 'SearchField', 'Document', 'DocumentFrame', 'Paragraph',
+  'TextField', 'TextArea', 'SecureTextField', 'SearchField',
 ]);
 
 export function isEditable(el: ElementNode): boolean {
-  return EDITABLE_ROLES.has(el.role);
+  return el.editable ?? EDITABLE_ROLES.has(el.role);
+}
+
+/**
+ * Roles of static text: not what a click means even when the toolkit gives them an action (GTK 4
+ * labels offer one, for their mnemonic), so a label never wins over the field it names.
+ */
+const STATIC_TEXT_ROLES: ReadonlySet<string> = new Set(['Label', 'StaticText', 'Static', 'Caption', 'Heading', 'Paragraph']);
+
+/** Something a person clicks to act or to type: not static text, not a container. */
+function isInteractive(el: ElementNode): boolean {
+  return (el.actionable && !STATIC_TEXT_ROLES.has(el.role)) || isEditable(el);
 }
 
 function labelMatches(el: ElementNode, foldedText: string): boolean {
@@ -72,20 +88,25 @@ function matches(el: ElementNode, foldedText: string | undefined, role: string |
 }
 
 /** Why one match beat another: the first criterion that told them apart. */
-export type ChoiceReason = 'visible' | 'enabled' | 'editable' | 'actionable' | 'label' | 'exact' | 'shorter' | 'first';
+export type ChoiceReason = 'visible' | 'enabled' | 'editable' | 'interactive' | 'actionable' | 'label' | 'exact' | 'shorter' | 'first';
 
 /** Which criterion puts `a` before `b` (negative) or after (positive), and its name. */
 function compareMatches(a: ElementNode, b: ElementNode, foldedText: string | undefined, purpose: ElementPurpose): { order: number; reason: ChoiceReason } {
   if (a.visible !== b.visible) return { order: a.visible ? -1 : 1, reason: 'visible' };
   if (a.enabled !== b.enabled) return { order: a.enabled ? -1 : 1, reason: 'enabled' };
-  if (purpose === 'editable' && isEditable(a) !== isEditable(b)) return { order: isEditable(a) ? -1 : 1, reason: 'editable' };
-  if (a.actionable !== b.actionable) return { order: a.actionable ? -1 : 1, reason: 'actionable' };
-  const textA = displayText(a);
-  const textB = displayText(b);
+  // What an element is called identifies it better than what it happens to hold: a document
+  // containing the word "Save" is no "Save" button.
   if (foldedText !== undefined) {
     const byLabelA = labelMatches(a, foldedText);
     const byLabelB = labelMatches(b, foldedText);
     if (byLabelA !== byLabelB) return { order: byLabelA ? -1 : 1, reason: 'label' };
+  }
+  if (purpose === 'editable' && isEditable(a) !== isEditable(b)) return { order: isEditable(a) ? -1 : 1, reason: 'editable' };
+  if (isInteractive(a) !== isInteractive(b)) return { order: isInteractive(a) ? -1 : 1, reason: 'interactive' };
+  if (a.actionable !== b.actionable) return { order: a.actionable ? -1 : 1, reason: 'actionable' };
+  const textA = displayText(a);
+  const textB = displayText(b);
+  if (foldedText !== undefined) {
     const exactA = fold(textA) === foldedText;
     const exactB = fold(textB) === foldedText;
     if (exactA !== exactB) return { order: exactA ? -1 : 1, reason: 'exact' };

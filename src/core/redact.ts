@@ -3,7 +3,7 @@
 // as secure and how steps are described in events, log lines, stepsDone, summaries and artifacts.
 // Log lines never carry typed text at all, secure or not.
 
-import type { ElementNode, TreeSnapshot } from './model.js';
+import type { ElementNode, Rect, TreeSnapshot } from './model.js';
 import type { ElementQuery, Step } from './steps.js';
 import { quoteText } from './treeFormat.js';
 
@@ -108,4 +108,24 @@ export function redactStep(step: Step, secure: boolean): Record<string, unknown>
 /** Secure in events unless the tree says plainly otherwise. */
 export function secureForEvents(destination: Destination | undefined): boolean {
   return destination === 'secure' || destination === 'unknown';
+}
+
+/**
+ * Where password fields are on screen, for screenshots to paint over: the dots a field shows
+ * count its characters. Every secure element with a size counts, shown or not (a rectangle
+ * outside the image costs nothing).
+ */
+export function secureAreas(...trees: ReadonlyArray<readonly ElementNode[] | undefined>): Rect[] {
+  const areas: Rect[] = [];
+  for (const elements of trees) {
+    for (const el of elements ?? []) {
+      if (el.secure && el.bounds && el.bounds.width > 0 && el.bounds.height > 0) areas.push(el.bounds);
+    }
+  }
+  return areas;
+}
+
+/** Whether every one of `areas` lies inside one of `covered` (a screenshot painted over `covered` hides them all). */
+export function areasCovered(areas: readonly Rect[], covered: readonly Rect[]): boolean {
+  return areas.every((a) => covered.some((c) => a.x >= c.x && a.y >= c.y && a.x + a.width <= c.x + c.width && a.y + a.height <= c.y + c.height));
 }

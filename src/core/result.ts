@@ -1,6 +1,8 @@
 // What one tool call returns, before any protocol formatting. The MCP layer renders it as
 // `key: value` text plus structuredContent; the app's live feed renders the same object.
 
+import type { ChoiceReason } from './query.js';
+
 export type CallStatus = 'ok' | 'cancelled' | 'watchdog' | 'error';
 
 export interface AppSwitch {
@@ -8,6 +10,29 @@ export interface AppSwitch {
   app: string;
   /** Tree file of the app that took the front (its tree is also in `handoffTree`). */
   file?: string;
+}
+
+/** One element a step's query could mean, as a choice names it. */
+export interface ChoiceCandidate {
+  /** element_index in the tree the step's query was resolved against. */
+  index: number;
+  role: string;
+  name: string;
+}
+
+/**
+ * A step's query matched several elements with the same label: which one the step used, the
+ * best of the others, and the criterion that told them apart (query.ts). Facts only: the MCP
+ * layer writes the sentence.
+ */
+export interface ElementChoice {
+  /** Position of the step in the call, 0-based. */
+  step: number;
+  chosen: ChoiceCandidate;
+  over: ChoiceCandidate;
+  reason: ChoiceReason;
+  /** Elements the query matched, the chosen one included. */
+  matched: number;
 }
 
 export interface TextChange {
@@ -39,6 +64,8 @@ export interface CallResult {
   appSwitch?: AppSwitch;
   /** Processes the steps started that were still running without a window when the call ended. */
   launched?: Array<{ pid: number; app: string }>;
+  /** Steps whose query matched several elements sharing a label: which one was used, and why. */
+  choices?: ElementChoice[];
   /** Tree text of the app that took the front, when a handoff happened. */
   handoffTree?: string;
   /** Steps actually completed, in order, with what was done ("scrolled 6 lines to reach …"). */

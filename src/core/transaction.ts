@@ -22,11 +22,11 @@ import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type
 import { DEFAULT_PACING } from './inputPacing.js';
 import { LIMITS } from './limits.js';
 import { normalizeKey, normalizeModifiers } from './keys.js';
-import type { ElementNode, Frontmost, Point, Screenshot, TreeSnapshot } from './model.js';
+import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot } from './model.js';
 import { createProgress, sleep, throwIfAborted, type Progress } from './progress.js';
-import { chooseElement, elementAtPoint, findElement, type Choice, type ChoiceReason, type ElementPurpose } from './query.js';
-import { describeStep, movesFocus, predictDestinations, redactStep, secureForEvents, shownText, type Destination } from './redact.js';
-import type { AppSwitch, CallResult, CallStatus } from './result.js';
+import { chooseElement, elementAtPoint, findElement, type ElementPurpose } from './query.js';
+import { areasCovered, describeStep, movesFocus, predictDestinations, redactStep, secureAreas, secureForEvents, shownText, type Destination } from './redact.js';
+import type { AppSwitch, CallResult, CallStatus, ElementChoice } from './result.js';
 import { settle, waitForLaunches, type LaunchOutcome, type SettleOptions } from './settle.js';
 import { centreOf, estimateBounds, scrollIntoView } from './scrollIntoView.js';
 import { stepVerb, type ElementQuery, type Step } from './steps.js';
@@ -67,18 +67,6 @@ const INTERRUPTED_STEP_MS = DEFAULT_PACING.drainCapMs + 250;
 
 /** Longest any restore/cleanup primitive may take once the action itself is over. */
 const CLEANUP_TIMEOUT_MS = 5_000;
-
-/** Why a query's element was chosen over another that matched, as step descriptions say it. */
-const CHOICE_REASONS: Record<ChoiceReason, string> = {
-  visible: 'it is visible',
-  enabled: 'it is enabled',
-  editable: 'it takes typing, and a type step follows',
-  actionable: 'it can be pressed',
-  label: 'its label holds the text, the other only its value',
-  exact: 'its label is exactly the text',
-  shorter: 'its label is closer to the text',
-  first: 'it comes first in the tree',
-};
 
 /** How long a launched process's window may wait for its app to join the accessibility bus. */
 const HANDOFF_REGISTER_MS = 2_000;
@@ -234,8 +222,8 @@ class Transaction {
   /** Elements resolved before the guard: element_index pins and the first step's query. */
   private readonly resolvedBefore = new Map<number, ElementNode>();
   private destinations = new Map<number, Destination>();
-  /** Queries several elements matched: what set the chosen one apart (see choiceNote). */
-  private readonly choices = new Map<number, Choice>();
+  /** Steps whose query matched several elements sharing a label: the facts of the choice, by step. */
+  private readonly choices = new Map<number, ElementChoice>();
   private readonly abort = new AbortController();
   private session: GuardSession | null = null;
   private progress!: Progress;
@@ -255,6 +243,8 @@ class Transaction {
   private screenshot: Screenshot | undefined;
   /** The screenshot as a PNG with the crosshair, encoding since it was captured. */
   private screenshotPng: Promise<Buffer> | undefined;
+  /** Screen rectangles (password fields) painted over in screenshotPng. */
+  private screenshotCovered: Rect[] = [];
   /** The step being run (for input progress events). */
   private currentStep = 0;
   /** When the late-Esc grace period after the last step ends (epoch ms; 0 before the steps ended). */
@@ -515,13 +505,24 @@ class Transaction {
     const target = this.handoff ? { pid: this.handoff.frontmost.pid, windowId: this.handoff.frontmost.windowId } : { pid: this.request.pid };
     try {
       this.screenshot = await bounded(this.desktop.screenshot(target, progress), CLEANUP_TIMEOUT_MS, 'screenshot');
-      this.screenshotPng = pngWithCrosshair(this.screenshot, this.clickPoint);
+      // Password fields known so far are painted over (their dots count the secret); a field
+      // that only the trees read after this show is painted over when the files are written.
+      this.screenshotCovered = this.handoff ? [] : secureAreas(this.before.snapshot.elements, this.current.elements);
+      this.screenshotPng = pngWithCrosshair(this.screenshot, this.clickPoint, this.screenshotCovered);
       // Awaited when the files are written; a failure there is logged, never unhandled.
       this.screenshotPng.catch(() => {});
     } catch (error) {
       if (progress.signal.aborted && progress === this.progress) throw error;
       this.log(`no screenshot: ${toTandemError(error).message}`);
     }
+  }
+
+  /** The screenshot's PNG to write: encoded again when a tree read after the capture shows a password field it left uncovered. */
+  private screenshotPngToWrite(): Promise<Buffer> | undefined {
+    if (!this.screenshot || !this.screenshotPng) return this.screenshotPng;
+    const areas = this.handoff ? secureAreas(this.handoff.snapshot?.elements) : secureAreas(this.after?.elements);
+    if (areasCovered(areas, this.screenshotCovered)) return this.screenshotPng;
+    return pngWithCrosshair(this.screenshot, this.clickPoint, [...this.screenshotCovered, ...areas]);
   }
 
   // — steps —
@@ -551,24 +552,25 @@ class Transaction {
   private purposeOf(index: number): ElementPurpose {
     const step = this.steps[index];
     if (step.kind === 'set-value') return 'editable';
-    return step.kind === 'click' && this.steps[index + 1]?.kind === 'type' ? 'editable' : 'any';
+    if (step.kind !== 'click') return 'any';
+    const next = this.steps.slice(index + 1).find((later) => later.kind !== 'wait');
+    return next?.kind === 'type' ? 'editable' : 'any';
   }
 
-  /** Picks step `index`'s element and remembers what set it apart, for the step's description. */
+  /**
+   * Picks step `index`'s element. When another element with the same label matched too (a label
+   * and the field it labels, two "Save" buttons), the choice is kept for the answer to explain.
+   */
   private choose(elements: readonly ElementNode[], query: ElementQuery, index: number): ElementNode {
     const choice = chooseElement(elements, query, this.purposeOf(index));
-    if (choice.runnerUp) this.choices.set(index, choice);
-    return choice.element;
-  }
-
-  /** " (chosen over #12 [Label] "Note": it takes typing; 2 more matched)" — '' unless another element has the same label. */
-  private choiceNote(index: number, chosen: ElementNode | null): string {
-    const choice = this.choices.get(index);
-    if (!choice?.runnerUp || !choice.reason || choice.element !== chosen) return '';
-    // Only a real tie needs explaining: another element with the very same label.
-    if (choice.runnerUp.text.toLowerCase() !== choice.element.text.toLowerCase()) return '';
-    const more = choice.others > 1 ? `; ${choice.others - 1} more matched` : '';
-    return ` (chosen over #${choice.runnerUp.index} ${formatElementLabel(choice.runnerUp)}: ${CHOICE_REASONS[choice.reason]}${more})`;
+    const { element, runnerUp, reason } = choice;
+    if (runnerUp && reason && runnerUp.text.toLowerCase() === element.text.toLowerCase()) {
+      const candidate = (el: ElementNode): ElementChoice['chosen'] => ({ index: el.index, role: el.role, name: el.text });
+      this.choices.set(index, { step: index, chosen: candidate(element), over: candidate(runnerUp), reason, matched: choice.others + 1 });
+    } else {
+      this.choices.delete(index);
+    }
+    return element;
   }
 
   private async isSecureDestination(index: number): Promise<boolean> {
@@ -631,7 +633,7 @@ class Transaction {
         const verb = step.count === 2 ? 'double-clicked' : step.button === 'right' ? 'right-clicked' : step.button === 'middle' ? 'middle-clicked' : 'clicked';
         const what = reached.element ? `${formatElementLabel(reached.element)} at ` : '';
         const mods = step.modifiers.length ? ` with ${step.modifiers.join('+')}` : '';
-        const clicked = `${verb} ${what}${reached.point.x},${reached.point.y}${mods}${this.choiceNote(index, element)}`;
+        const clicked = `${verb} ${what}${reached.point.x},${reached.point.y}${mods}`;
         return reached.note ? `${reached.note}, then ${clicked}` : clicked;
       }
       case 'type': {
@@ -663,20 +665,20 @@ class Transaction {
         const element = await this.locate(step.query, index);
         await this.desktop.performAction({ element, action: step.action }, progress);
         this.treeIsStale = true;
-        return `performed "${step.action}" on ${formatElementLabel(element)}${this.choiceNote(index, element)}`;
+        return `performed "${step.action}" on ${formatElementLabel(element)}`;
       }
       case 'set-value': {
         const element = await this.locate(step.query, index);
         const secure = element.secure || this.destinations.get(index) === 'secure';
         await this.desktop.setValue(element, step.value, progress);
         this.treeIsStale = true;
-        return `set ${formatElementLabel(element)} to ${shownText(step.value, secure)}${this.choiceNote(index, element)}`;
+        return `set ${formatElementLabel(element)} to ${shownText(step.value, secure)}`;
       }
       case 'set-selected': {
         const element = await this.locate(step.query, index);
         await this.desktop.setSelected(element, step.selected, progress);
         this.treeIsStale = true;
-        return `${step.selected ? 'selected' : 'deselected'} ${formatElementLabel(element)}${this.choiceNote(index, element)}`;
+        return `${step.selected ? 'selected' : 'deselected'} ${formatElementLabel(element)}`;
       }
     }
   }
@@ -791,7 +793,7 @@ class Transaction {
     let appSwitch: AppSwitch | undefined;
     let handoffTree: string | undefined;
     try {
-      const written = await this.deps.artifacts.writeCall(this.request.tool, { text: this.artifactText(status, summary), png: await this.screenshotPng });
+      const written = await this.deps.artifacts.writeCall(this.request.tool, { text: this.artifactText(status, summary), png: await this.screenshotPngToWrite() });
       file = written.textPath;
       fileBytes = written.textBytes;
       screenshot = written.pngPath;
@@ -827,6 +829,7 @@ class Transaction {
       appSwitch,
       handoffTree,
       ...(this.launchedWithoutWindow.length ? { launched: this.launchedWithoutWindow.map(({ pid, name }) => ({ pid, app: name })) } : {}),
+      ...(this.choices.size ? { choices: [...this.choices.values()].sort((a, b) => a.step - b.step) } : {}),
       stepsDone: [...this.stepsDone],
       stepsTotal: this.steps.length,
       humanInputBlocked: this.session?.humanInputBlocked ?? 0,

@@ -6,7 +6,8 @@
 //   else its description; "" when it has none); `value:"…"` is what it holds (a field's text, a
 //   slider's number, a combo box's choice, checked/unchecked), only where it has one. Text is
 //   escaped so it can never break the line or the quoting, and cut at MAX_TEXT_CHARS code
-//   points with the cut marked `…(+N chars)`.
+//   points with the cut marked `…(+N chars)`; a value the backend read only in part (a big
+//   document) says so: `…(+N chars, more not read)`.
 // - Geometry is rounded to whole points and left out when the backend gave no bounds.
 // - The first flag is always `visible` or `hidden`; then, only when they hold: `focused`,
 //   `disabled` (not enabled), `secure` (a password field: it keeps its name, its value is never
@@ -89,10 +90,14 @@ export function escapeText(text: string, quote: '"' | "'" = '"'): string {
 /**
  * Cuts `text` after `maxChars` code points (never inside a surrogate pair) and marks the cut
  * with `…(+N chars)`, N counting the code points left out. Short text is returned unchanged.
+ * `unreadRest`: the text is itself only the start of something longer that was never read (a
+ * big document's value), so the mark says so — `…(+N chars, more not read)`, or
+ * `…(more not read)` when what was read fits.
  */
-export function cutText(text: string, maxChars: number = MAX_TEXT_CHARS): string {
+export function cutText(text: string, maxChars: number = MAX_TEXT_CHARS, unreadRest = false): string {
+  const unread = unreadRest ? UNREAD_MARK : '';
   // Fast path: a UTF-16 length within the limit means the code point count is too.
-  if (text.length <= maxChars) return text;
+  if (text.length <= maxChars) return unreadRest ? `${text}…(${unread})` : text;
   let codePoints = 0;
   let cutAt = -1;
   for (let i = 0; i < text.length; i++) {
@@ -104,13 +109,36 @@ export function cutText(text: string, maxChars: number = MAX_TEXT_CHARS): string
     }
     codePoints++;
   }
-  if (cutAt < 0) return text;
-  return `${text.slice(0, cutAt)}…(+${codePoints - maxChars} chars)`;
+  if (cutAt < 0) return unreadRest ? `${text}…(${unread})` : text;
+  return `${text.slice(0, cutAt)}…(+${codePoints - maxChars} chars${unreadRest ? `, ${unread}` : ''})`;
 }
 
-/** Cut, then escape, then wrap in the quote character. */
-export function quoteText(text: string, quote: '"' | "'" = '"', maxChars: number = MAX_TEXT_CHARS): string {
-  return quote + escapeText(cutText(text, maxChars), quote) + quote;
+/**
+ * The first `cap` characters (code points: AT-SPI counts offsets in them) of `text`, and whether
+ * it had more: how backends cut a long value they read (ElementNode.valueTruncated).
+ */
+export function firstCharacters(text: string, cap: number): { text: string; truncated: boolean } {
+  // A UTF-16 length within the cap means the code point count is too.
+  if (text.length <= cap) return { text, truncated: false };
+  let codePoints = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (codePoints === cap) return { text: text.slice(0, i), truncated: true };
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    codePoints++;
+  }
+  return { text, truncated: false };
+}
+
+/** What a cut mark adds when the app holds more than was read. */
+const UNREAD_MARK = 'more not read';
+
+/** Cut, then escape, then wrap in the quote character (`unreadRest`: see cutText). */
+export function quoteText(text: string, quote: '"' | "'" = '"', maxChars: number = MAX_TEXT_CHARS, unreadRest = false): string {
+  return quote + escapeText(cutText(text, maxChars, unreadRest), quote) + quote;
 }
 
 /** The element's label as trees show it (a secure field's label is shown: it is not secret). */
@@ -151,7 +179,7 @@ export function formatGeometry(el: ElementNode): string {
 /** ` value:"…"`, or '' when the element shows no value. */
 export function formatValue(el: ElementNode): string {
   const value = displayValue(el);
-  return value === undefined ? '' : ` value:${quoteText(value)}`;
+  return value === undefined ? '' : ` value:${quoteText(value, '"', MAX_TEXT_CHARS, el.valueTruncated === true)}`;
 }
 
 export function formatElementLine(el: ElementNode): string {

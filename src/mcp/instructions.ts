@@ -4,7 +4,7 @@ export const SERVER_INSTRUCTIONS = `Tandem operates the desktop apps on the pers
 
 How to work:
 1. Start with open_application_and_traverse {identifier} (or list_applications) to get the app's pid.
-2. Read the compact summary (key: value lines). The full tree or diff is in the file it names: grep that file for what you need instead of reading it whole. Tree lines look like [Role] "text" x:N y:N w:W h:H visible.
+2. Read the compact summary (key: value lines). The full tree or diff is in the file it names: grep that file for what you need instead of reading it whole. Tree lines look like [Role] "name" value:"…" x:N y:N w:W h:H visible: the name is what the element is called (a field is called by its label), value what it holds (typed text, a number, a choice, checked/unchecked), shown only where it has one; a password field shows its name and never a value. An element's text matches either.
 3. Take coordinates from the tree (x, y, w, h), never from screenshot pixels. Look at the screenshot only to check the result.
 4. Chain click → type → press in ONE call: click_and_traverse with text and pressKey, or steps (e.g. [{"action":"click","element":"Search"},{"action":"type","text":"hello"},{"action":"press","keyName":"return"}]). One call means one snapshot, one diff and one short interruption for the person.
 5. When a response has app_switch, another app came to the front (a save dialog, a launched app): its tree is in the same response. Act on that pid next.

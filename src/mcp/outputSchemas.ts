@@ -25,6 +25,21 @@ export const callResultOutput = z.object({
     .array(z.object({ pid: z.number(), app: z.string() }))
     .optional()
     .describe('Processes the action started that showed no window yet: refresh_traversal their pid later.'),
+  choices: z
+    .array(
+      z.object({
+        step: z.number().describe('1-based step.'),
+        element_index: z.number(),
+        role: z.string(),
+        name: z.string(),
+        over: z.object({ element_index: z.number(), role: z.string(), name: z.string() }).describe('The best of the other elements with the same label.'),
+        reason: z.enum(['visible', 'enabled', 'editable', 'interactive', 'actionable', 'label', 'exact', 'shorter', 'first']),
+        why: z.string(),
+        matched: z.number().describe('Elements the query matched, the chosen one included.'),
+      }),
+    )
+    .optional()
+    .describe('Steps whose element text matched several elements with the same label: the one used (element_index in the tree the call read first), and why.'),
   steps: z.array(z.string()).describe('Steps completed, in order.'),
   steps_total: z.number(),
   human_input_blocked: z.number().describe("The person's key/pointer events held back during the call."),

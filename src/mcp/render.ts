@@ -4,8 +4,10 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningApp } from '../core/model.js';
-import type { CallResult } from '../core/result.js';
-import { cutText, quoteText } from '../core/treeFormat.js';
+import { excerptChange } from '../core/changeExcerpt.js';
+import type { ChoiceReason } from '../core/query.js';
+import type { CallResult, ChoiceCandidate } from '../core/result.js';
+import { quoteText } from '../core/treeFormat.js';
 import { errorLines, guidanceFor } from './errors.js';
 import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
 
@@ -25,12 +27,11 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     element_count: result.elementCount,
     visible_elements: result.visibleElements,
     summary: result.summary,
-    // Long values (a typed page) are cut here; the diff file holds them whole.
+    // Long values (a typed page) are cut here to the changed part; the diff file holds them whole.
     text_changes: result.textChanges.map(({ role, field, name, before, after }) => ({
       role,
       ...(field ? { field, name: name ?? '' } : {}),
-      before: cutText(before, MAX_STRUCTURED_CHANGE_CHARS),
-      after: cutText(after, MAX_STRUCTURED_CHANGE_CHARS),
+      ...excerptChange(before, after, MAX_STRUCTURED_CHANGE_CHARS),
     })),
     steps: [...result.stepsDone],
     steps_total: result.stepsTotal,
@@ -47,6 +48,18 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     if (result.appSwitch.file) output.app_switch.file = result.appSwitch.file;
   }
   if (result.launched?.length) output.launched = result.launched.map(({ pid, app }) => ({ pid, app }));
+  if (result.choices?.length) {
+    output.choices = result.choices.map((choice) => ({
+      step: choice.step + 1,
+      element_index: choice.chosen.index,
+      role: choice.chosen.role,
+      name: choice.chosen.name,
+      over: { element_index: choice.over.index, role: choice.over.role, name: choice.over.name },
+      reason: choice.reason,
+      why: CHOICE_REASONS[choice.reason],
+      matched: choice.matched,
+    }));
+  }
   if (result.truncated) output.truncated = result.truncated;
   const hint = hintFor(result);
   if (hint) output.hint = hint;
@@ -80,7 +93,10 @@ function textChangeLines(result: CallResult): string[] {
   if (!changes.length) return [];
   const shown = changes.slice(0, MAX_TEXT_CHANGE_LINES).map(({ role, field, name, before, after }) => {
     const which = field === 'value' ? `${role} ${quoteText(name ?? '', '"', MAX_CHANGE_CHARS)} value` : role;
-    return `  ${which}: ${quoteText(before, "'", MAX_CHANGE_CHARS)} -> ${quoteText(after, "'", MAX_CHANGE_CHARS)}`;
+    // Around the change: in a long value the first characters are the same on both sides.
+    const excerpt = excerptChange(before, after, MAX_CHANGE_CHARS);
+    const quote = (text: string): string => quoteText(text, "'", MAX_CHANGE_CHARS * 2);
+    return `  ${which}: ${quote(excerpt.before)} -> ${quote(excerpt.after)}`;
   });
   if (changes.length > shown.length) shown.push(`  … ${changes.length - shown.length} more in the file`);
   return ['text_changes:', ...shown];
@@ -120,6 +136,34 @@ function appSwitchText(result: CallResult): string | undefined {
   return `pid ${appSwitch.pid} app ${quoteText(appSwitch.app)}${file} — this app is now in front: act on pid ${appSwitch.pid} next (its tree follows)`;
 }
 
+/** Why the chosen element won over another with the same label (query.ts's criteria). */
+export const CHOICE_REASONS: Record<ChoiceReason, string> = {
+  visible: 'it is on screen, the other is hidden',
+  enabled: 'it is enabled, the other is disabled',
+  editable: 'text is typed next and it takes typing, the other does not',
+  interactive: 'it can be clicked or typed into, the other is static text',
+  actionable: 'it can be pressed, the other cannot',
+  label: 'its label holds the text, the other only its value',
+  exact: 'its label is exactly the text',
+  shorter: 'its label is closer to the text',
+  first: 'the two are alike, and it comes first in the tree',
+};
+
+function candidateText(candidate: ChoiceCandidate): string {
+  return `#${candidate.index} [${candidate.role}] ${quoteText(candidate.name, '"', MAX_CHANGE_CHARS)}`;
+}
+
+/** One line per step whose query matched several elements with one label: which, why, how to get the other. */
+function choiceLines(result: CallResult): string[] {
+  return (result.choices ?? []).map((choice) => {
+    const other = choice.over.role !== choice.chosen.role
+      ? `send role "${choice.over.role}" to use the other`
+      : 'to use another, call refresh_traversal and send its element_index';
+    const matched = choice.matched > 2 ? `${choice.matched} elements matched` : 'two elements matched';
+    return `chosen: step ${choice.step + 1} used ${candidateText(choice.chosen)}, not ${candidateText(choice.over)}: ${CHOICE_REASONS[choice.reason]} (${matched}; ${other})`;
+  });
+}
+
 function launchedText(result: CallResult): string | undefined {
   if (!result.launched?.length) return undefined;
   return result.launched
@@ -148,6 +192,7 @@ export function summaryLines(result: CallResult): string[] {
   add('app_switch', appSwitchText(result));
   add('launched', launchedText(result));
   add('steps', stepsText(result));
+  lines.push(...choiceLines(result));
   if (result.humanInputBlocked > 0) add('human_input_blocked', `${result.humanInputBlocked} key/pointer events from the person were held back`);
   if (result.watchdogFired) add('watchdog', 'fired: control was given back to the person before the action finished');
   add('truncated', result.truncated);

@@ -8,6 +8,7 @@ import type { SnapshotLimits } from '../../src/core/desktop.js';
 import type { ElementNode, TreeSnapshot } from '../../src/core/model.js';
 import { createProgress } from '../../src/core/progress.js';
 import { AtspiAccessibility } from '../../src/backends/linux/atspiAccessibility.js';
+import { VALUE_READ_CAP } from '../../src/backends/linux/atspiTree.js';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 
 const LIMITS: SnapshotLimits = { maxDepth: 60, maxElements: 5000, maxMs: 5000 };
@@ -25,6 +26,13 @@ def on_activate(app):
     box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=6, margin_top=20, margin_start=30)
     box.append(Gtk.Button(label="Press me"))
     box.append(Gtk.PasswordEntry())
+    for text, field in (("_Memo", Gtk.Entry(text="gtk4 memo")), ("_Passphrase", Gtk.PasswordEntry(text="gtk4-secret"))):
+        row = Gtk.Box(spacing=6)
+        label = Gtk.Label(label=text, use_underline=True)
+        label.set_mnemonic_widget(field)
+        row.append(label)
+        row.append(field)
+        box.append(row)
     window.set_child(box)
     window.present()
 app = Gtk.Application(application_id="org.tandem.Gtk4Probe")
@@ -116,15 +124,28 @@ test('should read the whole widget factory with on-screen geometry', { timeout: 
   assertOnScreen(find(snapshot.elements, 'PageTab', 'page 1'), 'a notebook tab');
   // Tree view rows are not in the AT-SPI cache: they come from the live walk.
   assertOnScreen(find(snapshot.elements, 'TableCell', 'Andrea'), 'a tree view cell');
+  // On/off is a check box's value (checked, unchecked, and mixed for the factory's inconsistent ones), not `selected`.
   const checkBoxes = snapshot.elements.filter((element) => element.role === 'CheckBox' && element.visible);
-  assert.ok(checkBoxes.every((element) => element.actionable && typeof element.selected === 'boolean'));
-  assert.ok(checkBoxes.some((element) => element.enabled) && checkBoxes.some((element) => element.selected), 'enabled and checked states are read');
+  assert.ok(checkBoxes.every((element) => element.actionable && element.selected === undefined));
+  assert.deepEqual([...new Set(checkBoxes.map((element) => element.value))].sort(), ['checked', 'mixed', 'unchecked'], 'the three states are read');
+  assert.ok(checkBoxes.some((element) => element.enabled), 'enabled states are read');
   // A check box toggles through its action; the app reports the new state.
-  const toggled = checkBoxes.find((element) => element.enabled)!;
-  await accessibility.setSelected(toggled, !toggled.selected, progress());
+  const toggled = checkBoxes.find((element) => element.enabled && element.value === 'unchecked')!;
+  await accessibility.setSelected(toggled, true, progress());
   await accessibility.waitForQuiet(child.pid!, 100, 3000, progress());
   const afterToggle = await accessibility.snapshot(child.pid!, LIMITS, progress());
-  assert.equal(afterToggle.elements.find((element) => element.identity === toggled.identity)?.selected, !toggled.selected);
+  assert.equal(afterToggle.elements.find((element) => element.identity === toggled.identity)?.value, 'checked');
+  // What the other kinds of control hold: a combo box's choice (not as its name, which GTK 3
+  // makes of the choice), a spin button's and a slider's number, an entry's text.
+  const combos = snapshot.elements.filter((element) => element.role === 'ComboBox' && element.visible);
+  const aligned = combos.find((element) => element.value === 'Left');
+  assert.ok(aligned, `a combo box shows its choice as its value: ${combos.map((element) => `${element.text}=${element.value}`).join(', ')}`);
+  assert.equal(aligned.text, '', 'and not as its name');
+  assert.ok(combos.some((element) => element.value === 'Andrea'), 'an icon combo box shows its chosen row');
+  assert.ok(snapshot.elements.some((element) => element.role === 'SpinButton' && element.value === '50'), 'a spin button shows its number');
+  assert.ok(snapshot.elements.some((element) => element.role === 'Slider' && element.value === '50'), 'a slider shows its number');
+  assert.ok(snapshot.elements.some((element) => element.role === 'Text' && element.value === 'entry' && element.editable), 'an entry shows its text and takes typing');
+  assert.ok(snapshot.elements.every((element) => element.role !== 'Label' || !element.editable), 'labels do not take typing');
   // Hidden menu items are in the tree but not visible, with no geometry.
   const hidden = snapshot.elements.filter((element) => !element.visible);
   assert.ok(hidden.length > 0 && hidden.every((element) => element.bounds === null || element.bounds.width >= 0));
@@ -156,6 +177,20 @@ test('should read mousepad: menus, the editor and its text', { timeout: 60_000 }
   await accessibility.waitForQuiet(snapshot.pid, 100, 3000, progress());
   const after = await accessibility.snapshot(snapshot.pid, LIMITS, progress());
   assert.ok(after.elements.some((element) => element.role === 'Text' && element.value === 'Hello from Tandem'), 'the editor text is read through the Text interface, as its value');
+
+  // A document longer than what is read: the start is read, and the value says more follows.
+  const page = `${'0123456789'.repeat(12_000)}THE END`;
+  await accessibility.setValue(editor!, page, progress());
+  await accessibility.waitForQuiet(snapshot.pid, 100, 3000, progress());
+  const big = (await accessibility.snapshot(snapshot.pid, LIMITS, progress())).elements.find((element) => element.identity === editor!.identity)!;
+  assert.equal(big.value?.length, VALUE_READ_CAP, 'read up to the cap');
+  assert.equal(big.value, page.slice(0, VALUE_READ_CAP));
+  assert.equal(big.valueTruncated, true, 'marked as cut');
+  await accessibility.setValue(editor!, page.slice(0, VALUE_READ_CAP), progress());
+  await accessibility.waitForQuiet(snapshot.pid, 100, 3000, progress());
+  const exact = (await accessibility.snapshot(snapshot.pid, LIMITS, progress())).elements.find((element) => element.identity === editor!.identity)!;
+  assert.equal(exact.value?.length, VALUE_READ_CAP);
+  assert.equal(exact.valueTruncated, undefined, 'a text exactly as long as the cap is whole, not cut');
 });
 
 test('should mark a password field secure and never expose what was typed into it', { timeout: 60_000 }, async () => {
@@ -220,4 +255,10 @@ test('should place GTK4 widgets in screen coordinates and keep its password entr
   assert.ok(bounds.x + bounds.width <= window.x + window.width && bounds.y + bounds.height <= window.y + window.height);
   const password = snapshot.elements.find((element) => element.role === 'PasswordText');
   assert.ok(password?.secure && password.visible, 'the GTK4 password entry is found, visible and secure');
+  assert.equal(password.text, '', 'an unlabelled one has no name (GTK 4.8 offers its class name, "GtkPasswordEntry")');
+  // Labelled fields: named by their label, the entry showing its text, the password entry none.
+  assert.equal(find(snapshot.elements, 'Text', 'Memo')?.value, 'gtk4 memo');
+  const passphrase = find(snapshot.elements, 'PasswordText', 'Passphrase');
+  assert.ok(passphrase?.secure && passphrase.value === undefined, 'the labelled password entry keeps its name and shows no value');
+  assert.ok(!JSON.stringify(snapshot.elements.map(({ handle: _handle, ...rest }) => rest)).includes('gtk4-secret'));
 });

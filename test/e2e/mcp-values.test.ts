@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { SECURE_FILL } from '../../src/core/crosshair.js';
 import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { FixtureApp, McpSession, parseTreeLines, startDesktopSession, stopDesktopSession } from '../support/e2eHarness.js';
 
@@ -38,6 +40,20 @@ describe('MCP: names and values of fields', { timeout: 120_000 }, () => {
     const memo = (await treeLines()).find((line) => line.role === 'Text' && line.text === 'Memo');
     assert.equal(memo?.value, 'hello world');
     assert.match(memo?.line ?? '', /^\[Text\] "Memo" value:"hello world" x:/);
+    // The answer says which of the two "Memo" elements it used, and why.
+    assert.match(result.text, /^chosen: step 1 used #\d+ \[Text\] "Memo", not #\d+ \[Label\] "Memo": text is typed next and it takes typing, the other does not \(two elements matched; send role "Label" to use the other\)$/m, result.text);
+    const [choice] = result.structured.choices as Array<{ step: number; role: string; reason: string; over: { role: string } }>;
+    assert.deepEqual([choice.step, choice.role, choice.reason, choice.over.role], [1, 'Text', 'editable', 'Label']);
+  });
+
+  test('should click the field, not its label, when the click comes alone and the typing in another call', async () => {
+    const click = await server.callOk('click_and_traverse', { pid: fixture.pid, element: 'Memo' });
+    assert.match(click.text, /^chosen: step 1 used #\d+ \[Text\] "Memo", not #\d+ \[Label\] "Memo": it can be clicked or typed into, the other is static text/m, click.text);
+    const typed = await server.callOk('type_and_traverse', { pid: fixture.pid, text: ' again' });
+    await fixture.waitForEvent((event) => event.event === 'memo' && event.text === 'hello world again');
+    assert.match(readFileSync(typed.structured.file as string, 'utf8'), /^~ \[Text\] "Memo" \| value: 'hello world' -> 'hello world again'$/m);
+    await server.callOk('set_value_and_traverse', { pid: fixture.pid, element: 'Memo', value: 'hello world' });
+    await fixture.waitForEvent((event) => event.event === 'memo' && event.text === 'hello world' && Number(event.t) >= Date.now() - 10_000);
   });
 
   test('should find a field by what it holds', async () => {
@@ -73,7 +89,7 @@ describe('MCP: names and values of fields', { timeout: 120_000 }, () => {
     assert.ok(!answer.includes(secret), 'the secret is not in the answer');
     assert.ok(!new RegExp(`\\b${length} (chars|characters)\\b`).test(answer), `its length is not in the answer: ${answer.slice(0, 400)}`);
     assert.ok(!JSON.stringify(notices).includes(secret) && !notices.some((notice) => new RegExp(`\\b${length}\\b`).test(notice)), notices.join('\n'));
-    const structured = raw.structuredContent as { file: string };
+    const structured = raw.structuredContent as { file: string; screenshot: string };
     const folder = dirname(structured.file);
     for (const name of readdirSync(folder)) {
       const content = readFileSync(join(folder, name));
@@ -81,6 +97,60 @@ describe('MCP: names and values of fields', { timeout: 120_000 }, () => {
     }
     const diff = readFileSync(structured.file, 'utf8');
     assert.ok(!/PasswordText.*value/.test(diff), `no value line for the password field:\n${diff}`);
+    // Nor its length, in any file, the answer or the log, however it might be phrased.
+    const asLength = new RegExp(`\\b${length} ?(chars?|characters|keys?|input events?)\\b|length"?:\\s*${length}\\b`);
+    for (const name of readdirSync(folder).filter((file) => file.endsWith('.txt'))) {
+      assert.doesNotMatch(readFileSync(join(folder, name), 'utf8'), asLength, name);
+    }
+    assert.doesNotMatch(answer, asLength);
+    assert.doesNotMatch(server.stderr, asLength);
+    // The screenshot shows the window with the password field painted over (its dots would count
+    // the secret): a grey block the field's size, where the field is relative to the others.
+    const shot = await sharp(structured.screenshot).raw().toBuffer({ resolveWithObject: true });
+    const { width, height, channels } = shot.info;
+    const grey = (x: number, y: number): boolean => {
+      const at = (y * width + x) * channels;
+      return shot.data[at] === SECURE_FILL && shot.data[at + 1] === SECURE_FILL && shot.data[at + 2] === SECURE_FILL;
+    };
+    const rows: number[] = [];
+    const columns: number[] = [];
+    for (let y = 0; y < height; y++) {
+      let count = 0;
+      for (let x = 0; x < width; x++) if (grey(x, y)) count++;
+      if (count > field.width / 2) rows.push(y);
+    }
+    for (let x = 0; x < width; x++) {
+      let count = 0;
+      for (let y = 0; y < height; y++) if (grey(x, y)) count++;
+      if (count > field.height / 2) columns.push(x);
+    }
+    assert.ok(rows.length && columns.length, 'a grey block is in the screenshot');
+    // Both password fields of the window are painted over: the grey spans exactly the two.
+    const secure = lines.filter((line) => line.role === 'PasswordText' && line.line.includes(' visible'));
+    const union = {
+      x: Math.min(...secure.map((line) => line.x)),
+      y: Math.min(...secure.map((line) => line.y)),
+      right: Math.max(...secure.map((line) => line.x + line.width)),
+      bottom: Math.max(...secure.map((line) => line.y + line.height)),
+    };
+    const block = { x: columns[0], y: rows[0], right: columns.at(-1)! + 1, bottom: rows.at(-1)! + 1 };
+    assert.deepEqual([block.right - block.x, block.bottom - block.y], [union.right - union.x, union.bottom - union.y], `grey ${JSON.stringify(block)}, password fields ${secure.map((line) => line.line).join(' | ')}`);
+    const shift = { x: block.x - union.x, y: block.y - union.y };
+    const greyShare = (box: { x: number; y: number; width: number; height: number }): number => {
+      let count = 0;
+      let all = 0;
+      for (let y = box.y; y < box.y + box.height; y++) {
+        for (let x = box.x; x < box.x + box.width; x++) {
+          all++;
+          if (grey(x + shift.x, y + shift.y)) count++;
+        }
+      }
+      return count / all;
+    };
+    assert.ok(greyShare(field) > 0.9, `the Passphrase field is painted over (${greyShare(field)}; the click's crosshair is drawn on top)`);
+    const memo = lines.find((line) => line.role === 'Text' && line.text === 'Memo')!;
+    const memoGrey = greyShare(memo);
+    assert.equal(memoGrey, 0, 'the Memo field beside it is left as it is');
     assert.ok(!server.stderr.includes(secret), "the secret is in the server's log");
     assert.ok(!new RegExp(`typing ${length} characters`).test(server.stderr), "its length is in the server's log");
   });

@@ -95,4 +95,35 @@ describe('render: CallResult as summary lines and structuredContent', () => {
     assert.match(text, /^launched: pid 4242 app "zenity" started but has no window yet: call refresh_traversal \{"pid": 4242\} in a moment$/m);
     assert.deepEqual(callResultOutput.parse(rendered.structuredContent).launched, [{ pid: 4242, app: 'zenity' }]);
   });
+
+  it('should explain which of two elements with one label a step used, why, and how to get the other', () => {
+    const rendered = renderCallResult(
+      result({
+        stepsDone: ['clicked [Text] "Memo" at 305,232', 'typed "hi"'],
+        stepsTotal: 2,
+        choices: [{ step: 0, chosen: { index: 9, role: 'Text', name: 'Memo' }, over: { index: 8, role: 'Label', name: 'Memo' }, reason: 'editable', matched: 2 }],
+      }),
+    );
+    const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
+    assert.match(
+      text,
+      /^chosen: step 1 used #9 \[Text\] "Memo", not #8 \[Label\] "Memo": text is typed next and it takes typing, the other does not \(two elements matched; send role "Label" to use the other\)$/m,
+    );
+    const structured = callResultOutput.parse(rendered.structuredContent);
+    assert.deepEqual(structured.choices, [
+      { step: 1, element_index: 9, role: 'Text', name: 'Memo', over: { element_index: 8, role: 'Label', name: 'Memo' }, reason: 'editable', why: 'text is typed next and it takes typing, the other does not', matched: 2 },
+    ]);
+    const alike = summaryLines(result({ choices: [{ step: 1, chosen: { index: 3, role: 'PushButton', name: 'Save' }, over: { index: 7, role: 'PushButton', name: 'Save' }, reason: 'first', matched: 3 }] })).join('\n');
+    assert.match(alike, /^chosen: step 2 used #3 \[PushButton\] "Save", not #7 \[PushButton\] "Save": the two are alike, and it comes first in the tree \(3 elements matched; to use another, call refresh_traversal and send its element_index\)$/m);
+    assert.ok(!summaryLines(result()).some((line) => line.startsWith('chosen:')), 'no line when nothing was ambiguous');
+  });
+
+  it('should show where a long value changed rather than its unchanged start', () => {
+    const page = 'Lorem ipsum dolor sit amet. '.repeat(100);
+    const rendered = renderCallResult(result({ textChanges: [{ role: 'Text', field: 'value', name: 'Body', before: page, after: `${page}The end.` }] }));
+    const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
+    assert.match(text, /^ {2}Text "Body" value: '\(\+2780 chars\)…sum dolor sit amet\. ' -> '\(\+2780 chars\)…sum dolor sit amet\. The end\.'$/m);
+    const [change] = callResultOutput.parse(rendered.structuredContent).text_changes;
+    assert.ok(change.after.endsWith('The end.') && change.after.length < 2100, change.after.slice(-100));
+  });
 });

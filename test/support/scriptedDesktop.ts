@@ -539,6 +539,7 @@ export class ScriptedDesktop implements Desktop {
         role: node.role,
         text: node.text,
         ...(node.editable && !node.secure ? { value: node.value } : {}),
+        editable: node.editable,
         bounds: this.hideOffscreenGeometry && !node.isShowing() ? null : node.screenBounds(),
         visible: node.isShowing(),
         enabled: node.enabled,

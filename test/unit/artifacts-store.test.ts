@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { ArtifactStore, defaultArtifactsDir } from '../../src/core/artifacts.js';
-import { CROSSHAIR_RGB } from '../../src/core/crosshair.js';
+import { CROSSHAIR_RGB, SECURE_FILL } from '../../src/core/crosshair.js';
 import { isTandemError } from '../../src/core/errors.js';
 import type { Screenshot } from '../../src/core/model.js';
 
@@ -150,6 +150,29 @@ test('should leave the screenshot untouched when the point is outside it', async
   const original = await whitePng(50, 50);
   const written = await store.writeCall('click', { text: '', screenshot: { png: original, bounds: { x: 0, y: 0, width: 50, height: 50 }, scale: 1 }, crosshair: { x: 400, y: 10 } });
   assert.deepEqual(await readFile(written.pngPath!), original);
+});
+
+test('should paint password fields over in the screenshot, raw or PNG, and leave the rest and the capture alone', async (t) => {
+  const store = await ArtifactStore.open({ dir: await scratch(t), now: clock().now });
+  const field = { x: 110, y: 60, width: 20, height: 5 }; // screen points → pixels (20,20)-(60,30) at scale 2
+  const grey = { r: SECURE_FILL, g: SECURE_FILL, b: SECURE_FILL };
+  // BGRX raw pixels, as X11 gives them: a white window.
+  const data = Buffer.alloc(200 * 100 * 4, 0xff);
+  const raw: Screenshot = { raw: { data, width: 200, height: 100, order: 'bgrx' }, bounds: { x: 100, y: 50, width: 100, height: 50 }, scale: 2 };
+  const fromRaw = await readFile((await store.writeCall('click', { text: '', screenshot: raw, covered: [field] })).pngPath!);
+  assert.deepEqual(await pixel(fromRaw, 20, 20), grey);
+  assert.deepEqual(await pixel(fromRaw, 59, 29), grey);
+  assert.deepEqual(await pixel(fromRaw, 60, 30), { r: 255, g: 255, b: 255 }, 'just outside stays as it was');
+  assert.deepEqual(await pixel(fromRaw, 19, 20), { r: 255, g: 255, b: 255 });
+  // RGBA raw pixels (macOS): the caller's buffer is not painted into.
+  const rgba = Buffer.alloc(200 * 100 * 4, 0xff);
+  const fromRgba = await readFile((await store.writeCall('click', { text: '', screenshot: { ...raw, raw: { data: rgba, width: 200, height: 100, order: 'rgba' } }, covered: [field] })).pngPath!);
+  assert.deepEqual(await pixel(fromRgba, 30, 25), grey);
+  assert.ok(rgba.every((byte) => byte === 0xff), 'the capture itself is untouched');
+  // A PNG from the platform, with the crosshair elsewhere.
+  const fromPng = await readFile((await store.writeCall('click', { text: '', screenshot: { png: await whitePng(200, 100), bounds: raw.bounds, scale: 2 }, crosshair: { x: 180, y: 90 }, covered: [field] })).pngPath!);
+  assert.deepEqual(await pixel(fromPng, 40, 25), grey);
+  assert.deepEqual(await pixel(fromPng, 10, 90), { r: 255, g: 255, b: 255 });
 });
 
 test('should keep at most maxCalls calls, deleting the oldest first', async (t) => {

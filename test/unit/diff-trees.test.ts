@@ -140,6 +140,19 @@ test('should report a labelled field whose value changed as one ~ line with the 
   assert.deepEqual(textChanges(diff), [{ role: 'Text', field: 'value', name: 'Memo', before: '', after: 'hello world' }]);
 });
 
+test('should mark in a ~ line a value that was read only in part', () => {
+  const page = (value: string): NodeSpec => ({ role: 'Text', text: '', value, valueTruncated: true, identity: 'doc', bounds: rect(10, 60, 400, 300) });
+  const line = formatDiff(diffTrees(dialog([page('abc')]), dialog([page('abcd')])));
+  assert.equal(line, "~ [Text] \"\" x:10 y:60 w:400 h:300 | value: 'abc…(more not read)' -> 'abcd…(more not read)'\n");
+});
+
+test('should report a secure field only by its label and state, with no value part, even when its value and cut mark differ', () => {
+  const password = (value: string, enabled: boolean): NodeSpec => ({ role: 'PasswordText', text: 'Pin', value, valueTruncated: value.length > 3, secure: true, enabled, bounds: rect(120, 180, 200, 24) });
+  const diff = diffTrees(dialog([password('123', true)]), dialog([password('1234567', false)]));
+  assert.equal(formatDiff(diff), '~ [PasswordText] "Pin" | enabled: true -> false\n');
+  assert.equal(summarizeDiff(diff), '1 state change');
+});
+
 test('should report a check box turning on as a value change', () => {
   const bold = (value: string): NodeSpec => ({ role: 'CheckBox', text: 'Bold', value, bounds: rect(20, 260, 80, 20) });
   assert.equal(formatDiff(diffTrees(dialog([bold('unchecked')]), dialog([bold('checked')]))), "~ [CheckBox] \"Bold\" | value: 'unchecked' -> 'checked'\n");

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { TandemError, isTandemError } from '../../src/core/errors.js';
+import { ScriptedDesktop } from '../support/scriptedDesktop.js';
 import { COUNTER, FINDER, START_CURSOR, act, clickAt, clickOn, engineFixture, eventNames, press, typeText, type EngineFixture } from '../support/engineFixtures.js';
 
 describe('engine transaction', () => {
@@ -211,5 +212,48 @@ describe('engine transaction', () => {
     fixture = await engineFixture(undefined, { snapshotLimits: { maxElements: 5 } });
     const result = await fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
     assert.match(result.truncated ?? '', /cut short \(count: stopped at 5 elements\)/);
+  });
+
+  it('should type into the field that shares its name with a label, and return the facts of that choice', async () => {
+    const NOTES = 500;
+    const desktop = new ScriptedDesktop({
+      apps: [
+        { pid: FINDER, name: 'Finder', tree: { role: 'Application', text: 'Finder', children: [{ role: 'Window', text: 'Desktop', bounds: { x: 0, y: 0, width: 1280, height: 800 } }] } },
+        {
+          pid: NOTES,
+          name: 'Notes',
+          tree: {
+            role: 'Application',
+            text: 'Notes',
+            children: [
+              {
+                role: 'Window',
+                text: 'Delivery',
+                bounds: { x: 0, y: 0, width: 400, height: 300 },
+                children: [
+                  { role: 'Label', text: 'Courier note', bounds: { x: 10, y: 10, width: 90, height: 24 } },
+                  { role: 'Text', text: 'Courier note', identity: 'note-field', bounds: { x: 110, y: 10, width: 200, height: 24 } },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+      frontmostPid: FINDER,
+      cursor: START_CURSOR,
+    });
+    fixture = await engineFixture(desktop);
+    const result = await fixture.engine.act(act(NOTES, clickOn('Courier note'), typeText('Leave it at the door')));
+
+    assert.equal(result.status, 'ok');
+    assert.equal(desktop.find(NOTES, 'note-field').value, 'Leave it at the door', 'the text landed in the field');
+    assert.deepEqual(result.textChanges, [{ role: 'Text', field: 'value', name: 'Courier note', before: '', after: 'Leave it at the door' }]);
+    assert.deepEqual(result.choices, [{ step: 0, chosen: { index: 3, role: 'Text', name: 'Courier note' }, over: { index: 2, role: 'Label', name: 'Courier note' }, reason: 'editable', matched: 2 }]);
+    assert.deepEqual(result.stepsDone, ['clicked [Text] "Courier note" at 210,22', 'typed "Leave it at the door"'], 'the steps carry no sentence about it: the MCP layer writes that');
+
+    const click = await fixture.engine.act(act(NOTES, clickOn('Courier note')));
+    assert.equal(click.choices?.[0].reason, 'interactive', 'a click alone prefers the field too');
+    const unique = await fixture.engine.act(act(NOTES, clickOn({ text: 'Courier note', role: 'label' })));
+    assert.equal(unique.choices, undefined, 'nothing to explain when only one element matched');
   });
 });

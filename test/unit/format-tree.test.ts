@@ -124,3 +124,13 @@ test('should put element index k on line k + header + 1 so grep -n gives the ind
   assert.match(file, new RegExp(`element_index = line number - ${TREE_HEADER_LINES + 1}`));
   assert.equal(indexOfLineNumber(1), null);
 });
+
+test('should mark a value the backend read only in part, so the model knows the field holds more', () => {
+  const document = 'word '.repeat(40);
+  assert.equal(
+    formatElementLine(element({ role: 'Text', text: 'Document', value: document, valueTruncated: true })),
+    `[Text] "Document" value:"${document.slice(0, 160)}…(+40 chars, more not read)" visible`,
+  );
+  assert.equal(formatElementLine(element({ role: 'Text', text: '', value: 'short', valueTruncated: true })), '[Text] "" value:"short…(more not read)" visible');
+  assert.equal(formatElementLine(element({ role: 'PasswordText', text: 'Pin', value: 'x', valueTruncated: true, secure: true })), '[PasswordText] "Pin" visible secure');
+});

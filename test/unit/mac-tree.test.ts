@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProgress } from '../../src/core/progress.js';
 import { TandemError } from '../../src/core/errors.js';
+import { LIMITS as VALUE_LIMITS } from '../../src/core/limits.js';
 import { AxElementRegistry, AxSession } from '../../src/backends/macos/axElement.js';
 import { AxTreeReader, elementText, elementValue, isSecure, treeRole, wantsValue } from '../../src/backends/macos/axTree.js';
 import { AxActions, axActionName } from '../../src/backends/macos/axActions.js';
@@ -131,6 +132,22 @@ test('should read each element with one batched call plus AXValue only where it 
   assert.equal(roleReads, snap.elements.length);
   const valueReads = fake.reads.filter((r) => r.attribute === 'AXValue').map((r) => r.element.role);
   assert.deepEqual(valueReads.sort(), ['AXStaticText', 'AXTextArea', 'AXTextField']);
+});
+
+test('should say which elements take typing, and cut a document\'s value at the read cap with the cut marked', async () => {
+  const { reader, parts } = setup();
+  parts.field.value = `${'a'.repeat(VALUE_LIMITS.readValueChars)}and more`;
+  const snap = await reader.snapshot(42, LIMITS, progress(), options);
+  const area = snap.elements.find((e) => e.role === 'TextArea')!;
+  assert.equal(area.editable, true);
+  assert.equal(area.value?.length, VALUE_LIMITS.readValueChars);
+  assert.equal(area.valueTruncated, true);
+  assert.equal(snap.elements.find((e) => e.secure)?.editable, true, 'a password field is typed into');
+  assert.equal(snap.elements.find((e) => e.role === 'StaticText')?.editable, false);
+  assert.equal(snap.elements.find((e) => e.role === 'Button')?.editable, false);
+  parts.field.value = 'a'.repeat(VALUE_LIMITS.readValueChars);
+  const exact = (await reader.snapshot(42, LIMITS, progress(), options)).elements.find((e) => e.role === 'TextArea')!;
+  assert.equal(exact.valueTruncated, undefined, 'exactly the cap is whole');
 });
 
 test('should walk an open menu but not a closed one', async () => {

@@ -86,13 +86,66 @@ test('should match a field by its value as well as its label, preferring the lab
 test('should prefer the field over the label sharing its name when typing follows, and say why', () => {
   const pair = tree({ role: 'Frame', text: 'Form', children: [
     { role: 'Label', text: 'Courier note', bounds: rect(10, 10, 100, 20) },
-    { role: 'Text', text: 'Courier note', value: '', bounds: rect(120, 10, 200, 24) },
+    { role: 'Text', text: 'Courier note', value: '', editable: true, bounds: rect(120, 10, 200, 24) },
   ] });
-  assert.equal(findElement(pair, { text: 'Courier note' }).role, 'Label', 'for a plain click the first in the tree wins');
   const choice = chooseElement(pair, { text: 'Courier note' }, 'editable');
   assert.equal(choice.element.role, 'Text');
   assert.equal(choice.runnerUp?.role, 'Label');
   assert.equal(choice.reason, 'editable');
+  assert.equal(choice.others, 1);
+});
+
+test('should prefer for a click the element that can be clicked or typed into over static text with the same name', () => {
+  // Neither is actionable (macOS text fields are not): the field still beats the label that comes first.
+  const pair = tree({ role: 'Frame', text: 'Form', children: [
+    { role: 'Label', text: 'Courier note', bounds: rect(10, 10, 100, 20) },
+    { role: 'Text', text: 'Courier note', value: '', editable: true, bounds: rect(120, 10, 200, 24) },
+  ] });
+  const choice = chooseElement(pair, { text: 'Courier note' });
+  assert.equal(choice.element.role, 'Text');
+  assert.equal(choice.reason, 'interactive');
+  // A button beats a static label of the same text, whatever their order.
+  const button = tree({ role: 'Frame', text: 'Form', children: [
+    { role: 'Label', text: 'Send', bounds: rect(10, 10, 100, 20) },
+    { role: 'PushButton', text: 'Send', actionable: true, bounds: rect(120, 10, 60, 24) },
+  ] });
+  assert.equal(chooseElement(button, { text: 'Send' }).element.role, 'PushButton');
+  assert.equal(chooseElement(button, { text: 'Send' }).reason, 'interactive');
+  // GTK 4 labels carry an action (their mnemonic) and its entries too: the label is still static text.
+  const gtk4 = tree({ role: 'Frame', text: 'Form', children: [
+    { role: 'Label', text: 'Memo', actionable: true, bounds: rect(10, 10, 40, 20) },
+    { role: 'Text', text: 'Memo', value: '', editable: true, actionable: true, bounds: rect(60, 10, 200, 24) },
+  ] });
+  assert.equal(chooseElement(gtk4, { text: 'Memo' }).element.role, 'Text');
+  assert.equal(chooseElement(gtk4, { text: 'Memo' }).reason, 'interactive');
+});
+
+test('should go by the backend\'s editable flag over the role, so a read-only text view is not taken for a field', () => {
+  const views = tree({ role: 'Frame', text: 'Form', children: [
+    { role: 'Text', text: 'Notes', value: 'read me', editable: false, bounds: rect(10, 10, 200, 100) },
+    { role: 'Text', text: 'Notes', value: '', editable: true, bounds: rect(10, 120, 200, 24) },
+  ] });
+  const choice = chooseElement(views, { text: 'Notes' }, 'editable');
+  assert.equal(choice.element.value, '', 'the editable one');
+  assert.equal(choice.reason, 'editable');
+  assert.equal(chooseElement(views, { text: 'Notes' }).reason, 'interactive', 'a click too: the read-only view is static text');
+  const alike = tree({ role: 'Frame', text: 'Form', children: [
+    { role: 'PushButton', text: 'Save', actionable: true, bounds: rect(10, 10, 60, 24) },
+    { role: 'PushButton', text: 'Save', actionable: true, bounds: rect(80, 10, 60, 24) },
+  ] });
+  const first = chooseElement(alike, { text: 'save' });
+  assert.equal(first.element.index, 1, 'two alike: the first in the tree');
+  assert.equal(first.reason, 'first');
+});
+
+test('should not let a value that merely contains the text beat an element named so, even when typing follows', () => {
+  const editor = tree({ role: 'Frame', text: 'Editor', children: [
+    { role: 'Text', text: '', value: 'Remember to save the search results', editable: true, bounds: rect(10, 50, 400, 300) },
+    { role: 'PushButton', text: 'Search', actionable: true, bounds: rect(10, 10, 60, 24) },
+  ] });
+  const choice = chooseElement(editor, { text: 'search' }, 'editable');
+  assert.equal(choice.element.role, 'PushButton');
+  assert.equal(choice.reason, 'label');
 });
 
 test('should never match a secure field by its leaked value', () => {

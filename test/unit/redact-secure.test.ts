@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { CallStartedEvent } from '../../src/core/engineApi.js';
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { SECURE_FILL } from '../../src/core/crosshair.js';
 import { secureTextLabel } from '../../src/core/redact.js';
 import { COUNTER, act, clickAt, clickOn, engineFixture, press, typeText, type EngineFixture } from '../support/engineFixtures.js';
 
@@ -15,7 +18,7 @@ describe('redaction of text typed into a secure field', () => {
     return [JSON.stringify(f.events), JSON.stringify(result), await f.artifactText()].join('\n');
   }
 
-  it('should type the password but show only its length in events, result and artifacts', async () => {
+  it('should type the password but show nothing of it, not its length, in events, result and artifacts', async () => {
     fixture = await engineFixture();
     const { engine, desktop } = fixture;
     const result = await engine.act(act(COUNTER, clickOn({ role: 'PasswordText' }), typeText(PASSWORD), press('Return')));
@@ -26,9 +29,26 @@ describe('redaction of text typed into a secure field', () => {
     const shown = await everythingShown(fixture, result);
     assert.ok(!shown.includes(PASSWORD), 'the password appears nowhere');
     assert.ok(!shown.includes('hunter2'), 'not even in part');
+    // Timings are numbers too: look for the length as a length.
+    assert.doesNotMatch(shown, new RegExp(`\\b${PASSWORD.length} ?(chars?|characters|keys?|events?)\\b|length"?:\\s*${PASSWORD.length}\\b`), 'nor its length');
     assert.ok(shown.includes(secureTextLabel(PASSWORD)));
     const started = fixture.events.find((e) => e.event === 'call-started')!.payload as CallStartedEvent;
     assert.equal((started.args.steps as Array<{ text?: string }>)[1].text, `[secure text]`);
+  });
+
+  it('should paint the password field over in the screenshot, leaving the rest of the window as it was', async () => {
+    fixture = await engineFixture();
+    const result = await fixture.engine.act(act(COUNTER, clickOn({ role: 'PasswordText' }), typeText(PASSWORD)));
+    // The field is at (10,130) 200×30 points; the scripted screenshot is 0.25 pixels per point, all 0xc0 grey.
+    const png = await sharp(await readFile(result.screenshot!)).raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number): number => png.data[(y * png.info.width + x) * png.info.channels];
+    assert.equal(at(50, 33), SECURE_FILL, 'inside the field (away from the crosshair drawn over its centre)');
+    assert.equal(at(2, 32), SECURE_FILL, 'its top-left corner');
+    assert.equal(at(60, 35), 0xc0, 'beside it');
+    assert.equal(at(10, 20), 0xc0, 'above it');
+    const read = await fixture.engine.refresh(COUNTER);
+    const tree = await sharp(await readFile(read.screenshot!)).raw().toBuffer({ resolveWithObject: true });
+    assert.equal(tree.data[(33 * tree.info.width + 50) * tree.info.channels], SECURE_FILL, 'a read-only call\'s screenshot too');
   });
 
   it('should redact when the secure field was clicked by its position', async () => {

@@ -8,8 +8,9 @@ import type { ElementNode, Point, Rect, TreeSnapshot } from '../../core/model.js
 import type { Progress } from '../../core/progress.js';
 import { isTandemError } from '../../core/errors.js';
 import { LIMITS } from '../../core/limits.js';
-import { CACHE_PATH, COORD_TYPE_SCREEN, IFACE, OFFSCREEN_COORDINATE, type CacheItem, type ObjectRef } from '../../../native/linux/atspiProtocol.js';
-import { ROLE, isButtonLikeRole, isCheckableRole, isNumericValueRole, isTextRole, isToggleRole, isValueTextRole, roleName, toPascalRole } from '../../../native/linux/atspiRoles.js';
+import { firstCharacters } from '../../core/treeFormat.js';
+import { CACHE_PATH, COORD_TYPE_SCREEN, IFACE, NULL_PATH, OFFSCREEN_COORDINATE, type CacheItem, type ObjectRef } from '../../../native/linux/atspiProtocol.js';
+import { ROLE, isButtonLikeRole, isNumericValueRole, isTextRole, isToggleRole, isValueTextRole, roleName, toPascalRole } from '../../../native/linux/atspiRoles.js';
 import { STATE, hasState } from '../../../native/linux/atspiStates.js';
 import type { AtspiApp } from './atspiApps.js';
 import type { AtspiBus } from './atspiBus.js';
@@ -30,7 +31,7 @@ import {
 /** Longest text read from a Text interface (the tree line cuts shorter anyway). */
 export const TEXT_READ_CAP = 2000;
 /** A field's value is read whole up to this many characters (the longest text one call types). */
-export const VALUE_READ_CAP = LIMITS.typedChars;
+export const VALUE_READ_CAP = LIMITS.readValueChars;
 /** Children read live under one descendant-managing container (GTK3 tree/list cells). */
 export const MANAGED_CHILDREN_CAP = 300;
 /** Nodes fetched one by one in a whole snapshot (walks of uncached subtrees). */
@@ -335,18 +336,26 @@ export class AtspiTree {
       tasks.push(guard(() => this.actionNames(app, node.path, budget)).then((names) => (entry.actionNames = names)));
     }
     // A field labelled the usual way (a label widget related to it) has no name of its own: its
-    // label is what a person calls it, and what screen readers read.
-    if (!node.name && showing && isLabelledRole(node)) {
+    // label is what a person calls it, and what screen readers read. A GTK 3 combo box without a
+    // name of its own answers its choice as its name: its label is asked for too.
+    if (showing && ((!ownName(node) && isLabelledRole(node)) || node.role === ROLE.comboBox)) {
       tasks.push(guard(() => this.labelledBy(app, node.path, budget)).then((path) => (entry.labelledBy = path)));
     }
+    // Values are read for what is on screen only: a hidden field's value cannot change what the
+    // person sees, and hidden ones only cost reads (when one shows, it is read then).
     if (!isSecure(node)) {
-      if (isValueTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
-        tasks.push(guard(() => this.text(app, node.path, budget, VALUE_READ_CAP)).then((text) => (entry.value = text)));
-      } else if (!node.name && isTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
-        tasks.push(guard(() => this.text(app, node.path, budget)).then((text) => (entry.text = text)));
+      if (isValueTextRole(node.role)) {
+        if (showing && node.interfaces.includes(IFACE.text)) {
+          tasks.push(guard(() => this.text(app, node.path, budget, VALUE_READ_CAP)).then((read) => read && ((entry.value = read.text), (entry.valueTruncated = read.truncated))));
+        }
+      } else if (!ownName(node) && isTextRole(node.role) && node.interfaces.includes(IFACE.text)) {
+        tasks.push(guard(() => this.text(app, node.path, budget)).then((read) => (entry.text = read?.text)));
       }
       if (showing && isNumericValueRole(node.role) && !isValueTextRole(node.role) && node.interfaces.includes(IFACE.value)) {
         tasks.push(guard(() => this.numericValue(app, node.path, budget)).then((value) => (entry.value = value)));
+      }
+      if (showing && node.role === ROLE.comboBox && node.interfaces.includes(IFACE.selection)) {
+        tasks.push(guard(() => this.selectedChildName(app, node.path, budget)).then((name) => (entry.choice = name)));
       }
     }
     await Promise.all(tasks);
@@ -387,15 +396,29 @@ export class AtspiTree {
 
   /**
    * One call, capped: toolkits clamp an end offset past the text (GTK3 and GTK4 do), and GTK4
-   * has no CharacterCount property to ask first.
+   * has no CharacterCount property to ask first. One character more than the cap is asked for,
+   * so a text cut by the cap is known to be cut.
    */
-  private async text(app: AtspiApp, path: string, budget: Budget, cap = TEXT_READ_CAP): Promise<string> {
+  private async text(app: AtspiApp, path: string, budget: Budget, cap = TEXT_READ_CAP): Promise<{ text: string; truncated: boolean }> {
     const [text] = await this.bus.call(
-      { destination: app.busName, path, interface: IFACE.text, member: 'GetText', signature: 'ii', body: [0, cap] },
+      { destination: app.busName, path, interface: IFACE.text, member: 'GetText', signature: 'ii', body: [0, cap + 1] },
       budget.progress,
       'read element text',
     );
-    return String(text ?? '').slice(0, cap);
+    return firstCharacters(String(text ?? ''), cap);
+  }
+
+  /** The name of a combo box's chosen item (Selection.GetSelectedChild), if it has one. */
+  private async selectedChildName(app: AtspiApp, path: string, budget: Budget): Promise<string | undefined> {
+    const [ref] = await this.bus.call(
+      { destination: app.busName, path, interface: IFACE.selection, member: 'GetSelectedChild', signature: 'i', body: [0] },
+      budget.progress,
+      'read the chosen item',
+    );
+    const [busName, childPath] = ref as ObjectRef;
+    if (childPath === NULL_PATH || (busName !== app.busName && busName !== '')) return undefined;
+    const name = await this.bus.getProperty(app.busName, childPath, IFACE.accessible, 'Name', budget.progress, 'read the chosen item');
+    return typeof name === 'string' ? name : undefined;
   }
 
   /** A slider's or progress bar's current value, as the number reads (at most 4 decimals). */
@@ -458,6 +481,10 @@ interface NodeDetails {
   labelledBy?: string;
   /** What a field or slider holds. */
   value?: string;
+  /** The field's text is longer than what was read (VALUE_READ_CAP). */
+  valueTruncated?: boolean;
+  /** A combo box's chosen item. */
+  choice?: string;
 }
 
 export function isWindowRelativeToolkit(toolkit: Toolkit): boolean {
@@ -475,9 +502,17 @@ function markShowingWhenVisible(node: RawNode): void {
   node.states = states;
 }
 
-/** GTK 4.8 describes widgets without a tooltip by their class name ("GtkEntry"): no help to anyone. */
-function meaningfulDescription(description: string): string {
-  return /^Gtk[A-Z][A-Za-z]*$/.test(description) ? '' : description;
+/**
+ * GTK 4.8 describes widgets without a tooltip, and names fields without a label, by their class
+ * name ("GtkEntry", "GtkPasswordEntry"): no help to anyone, and no name.
+ */
+function meaningful(text: string): string {
+  return /^Gtk[A-Z][A-Za-z]*$/.test(text) ? '' : text;
+}
+
+/** The node's own accessible name, unless it is a toolkit's class name standing in for none. */
+function ownName(node: RawNode): string {
+  return meaningful(node.name);
 }
 
 function isSecure(node: RawNode): boolean {
@@ -498,20 +533,25 @@ function labelOf(path: string | undefined, all: FlatNode[]): string {
   return all.find((entry) => entry.node.path === path)?.node.name ?? '';
 }
 
-/** A combo box's chosen item: the selected item of its popup list, when the toolkit exposes one. */
-function comboChoice(entry: FlatNode, all: FlatNode[]): string | undefined {
-  if (entry.node.role !== ROLE.comboBox) return undefined;
-  for (let k = entry.index + 1; k < all.length && all[k].depth > entry.depth; k++) {
-    const { node } = all[k];
-    if (hasState(node.states, STATE.selected) && node.name && /item/.test(roleName(node.role))) return node.name;
-  }
-  return undefined;
+/**
+ * "checked"/"unchecked" (or "mixed") for elements that are on or off, from their states (no
+ * extra call): their on/off state is their value, and `selected` stays for selection.
+ */
+function toggleValue(node: RawNode): string | undefined {
+  if (!isToggleRole(node.role) && !hasState(node.states, STATE.checkable)) return undefined;
+  if (hasState(node.states, STATE.indeterminate)) return 'mixed';
+  return hasState(node.states, STATE.checked) || hasState(node.states, STATE.pressed) ? 'checked' : 'unchecked';
 }
 
-/** "checked"/"unchecked" for elements that are on or off (from their states: no extra call). */
-function toggleValue(node: RawNode): string | undefined {
-  if (!isToggleRole(node.role)) return undefined;
-  return hasState(node.states, STATE.checked) || hasState(node.states, STATE.pressed) ? 'checked' : 'unchecked';
+/**
+ * A combo box's label and value. GTK 3 answers an unnamed combo box's choice as its name: a name
+ * equal to the choice is no name, and the label related to it (if any) names it instead.
+ */
+function comboNameAndValue(node: RawNode, details: NodeDetails | undefined, label: string): { name: string; value: string | undefined } {
+  const choice = details?.choice;
+  const name = ownName(node);
+  if (choice === undefined) return { name: name || label, value: details?.value };
+  return { name: name && name !== choice ? name : label, value: choice };
 }
 
 function mergeInOrder(existing: RawNode[], fetched: RawNode[], position: Map<string, number>): RawNode[] {
@@ -526,7 +566,8 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
   const showing = hasState(node.states, STATE.showing) && hasState(node.states, STATE.visible);
   const parent = entry.parentIndex === null ? undefined : all[entry.parentIndex].node;
   const actionNames = details?.actionNames;
-  const selectable = hasState(node.states, STATE.selectable) || isCheckableRole(node.role) || hasState(node.states, STATE.checkable);
+  // On/off elements (check boxes, toggles) carry their state as their value, not as selected.
+  const selectable = hasState(node.states, STATE.selectable);
   const handle: AtspiHandle = {
     kind: 'atspi',
     busName,
@@ -539,8 +580,15 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
     indexInParent: parent ? parent.children.indexOf(node) : -1,
     ...(actionNames ? { actionNames } : {}),
   };
-  const text = node.name || labelOf(details?.labelledBy, all) || (secure ? '' : (details?.text ?? '')) || meaningfulDescription(node.description);
-  const value = secure ? undefined : (details?.value ?? toggleValue(node) ?? comboChoice(entry, all));
+  const label = labelOf(details?.labelledBy, all);
+  let text = ownName(node) || label || (secure ? '' : (details?.text ?? '')) || meaningful(node.description);
+  let value = secure ? undefined : (details?.value ?? toggleValue(node));
+  if (node.role === ROLE.comboBox && !secure) {
+    const combo = comboNameAndValue(node, details, label);
+    text = combo.name || meaningful(node.description);
+    value = combo.value;
+  }
+  const truncated = !secure && details?.value !== undefined && details.valueTruncated === true;
   return {
     index: entry.index,
     parentIndex: entry.parentIndex,
@@ -548,6 +596,8 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
     role: toPascalRole(roleName(node.role)),
     text,
     ...(value !== undefined ? { value } : {}),
+    ...(truncated ? { valueTruncated: true } : {}),
+    editable: hasState(node.states, STATE.editable),
     bounds: extents ?? null,
     // Unmapped widgets answer INT_MIN geometry while still claiming to be showing.
     visible: showing && extents !== null,
@@ -555,7 +605,7 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
     focused: hasState(node.states, STATE.focused),
     actionable: (actionNames ? actionNames.length > 0 : node.interfaces.includes(IFACE.action)) || isButtonLikeRole(node.role),
     secure,
-    ...(selectable ? { selected: hasState(node.states, STATE.selected) || hasState(node.states, STATE.checked) } : {}),
+    ...(selectable ? { selected: hasState(node.states, STATE.selected) } : {}),
     identity: `${busName}${node.path}`,
     handle,
   };

@@ -5,7 +5,9 @@
 
 import type { SnapshotLimits } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
+import { LIMITS } from '../../core/limits.js';
 import type { ElementNode, Rect, TreeSnapshot, TruncationReason } from '../../core/model.js';
+import { firstCharacters } from '../../core/treeFormat.js';
 import { type Progress, sleep, throwIfAborted } from '../../core/progress.js';
 import type { NullableRef, Ref } from '../../../native/macos/macNative.js';
 import { CFScope } from '../../../native/macos/cfScope.js';
@@ -68,6 +70,13 @@ export function treeRole(role: string | null, subrole: string | null): string {
 
 export function isSecure(role: string | null, subrole: string | null): boolean {
   return subrole === SECURE_SUBROLE || role === SECURE_SUBROLE;
+}
+
+/** Roles that take typed text (secure fields too: they are typed into, never read). */
+const EDITABLE_ROLES = new Set(['AXTextField', 'AXTextArea', 'AXComboBox']);
+
+export function isEditableRole(role: string | null, subrole: string | null): boolean {
+  return (role !== null && EDITABLE_ROLES.has(role)) || isSecure(role, subrole);
 }
 
 export function isActionableRole(role: string | null): boolean {
@@ -260,7 +269,9 @@ export class AxTreeReader {
         const secure = isSecure(fields.role, fields.subrole);
         const title = fields.title ?? '';
         const value = wantsValue(fields.role, fields.subrole, title) ? this.session.decoder.plain(this.session.copy(scope, item.ref, 'AXValue').value) : null;
-        const held = elementValue({ role: fields.role, value, secure });
+        const whole = elementValue({ role: fields.role, value, secure });
+        // AXValue comes whole (a big document too): what goes into the tree is cut like on Linux, and marked.
+        const held = whole === undefined ? undefined : firstCharacters(whole, LIMITS.readValueChars);
         let windowId = item.windowId;
         if (fields.role === 'AXWindow') {
           windowId = this.session.windowIdOf(item.ref) ?? options.windowBounds.find((w) => sameRect(w.bounds, fields.bounds))?.windowId ?? windowId;
@@ -274,7 +285,9 @@ export class AxTreeReader {
           depth: item.depth,
           role: treeRole(fields.role, fields.subrole),
           text: elementText({ role: fields.role, title: fields.title, value, description: fields.description, secure }),
-          ...(held !== undefined ? { value: held } : {}),
+          ...(held !== undefined ? { value: held.text } : {}),
+          ...(held?.truncated ? { valueTruncated: true } : {}),
+          editable: isEditableRole(fields.role, fields.subrole),
           bounds,
           visible: !!bounds && bounds.width > 0 && bounds.height > 0 && options.screens.some((s) => rectsIntersect(s, bounds)),
           enabled: fields.enabled,

@@ -2,7 +2,7 @@
 import { elementIndexParam, nonEmptyText } from '../params.js';
 
 export const elementTargetShape = {
-  element: nonEmptyText('element').optional().describe('Text of the target element (case-insensitive substring), e.g. "Bold". Send this or element_index.'),
+  element: nonEmptyText('element').optional().describe('Text of the target element: part of its name (a field\'s label) or of its value, case-insensitive, e.g. "Bold". Send this or element_index.'),
   element_index: elementIndexParam()
     .optional()
     .describe('Index of the target element in the latest tree of this pid (see the tree file header for how line numbers map to indexes).'),

@@ -9,7 +9,7 @@ export const openApplication = defineTool({
   description:
     'Starts an app, or brings it to the front if it is already running, then writes its accessibility tree to a file. ' +
     'Returns a compact summary: the pid to use with every other tool, the tree file (grep it for the element you need: ' +
-    'one line per element, `[Role] "text" x:N y:N w:W h:H visible`) and a screenshot to check against.',
+    'one line per element, `[Role] "name" value:"…" x:N y:N w:W h:H visible`, value only where the element holds one) and a screenshot to check against.',
   type: 'action',
   inputSchema: toolInput({
     identifier: nonEmptyText('identifier', 'e.g. "gedit", "Calculator" or "com.apple.TextEdit".').describe(
