@@ -22,7 +22,11 @@ import { AppWindows, OwnedWindows, rendererPage } from './windows.js';
 export interface TandemAppDeps {
   electron: ElectronApi;
   platform: NodeJS.Platform;
-  createEngine(): Promise<TandemEngine>;
+  /**
+   * Makes the engine. `serverOverlay`: the engine draws the guard overlay itself (X11) — asked
+   * for on Linux, where the renderer's overlay is not used; never with the renderer's (one overlay).
+   */
+  createEngine(options: { serverOverlay: boolean }): Promise<TandemEngine>;
   /** Starts the MCP socket host over the engine (src/launcher/socketHost.ts). */
   startHost(engine: TandemEngine): Promise<{ path: string; close(): Promise<void> }>;
   paths: { preload: string; html: string; trayIcon: string };
@@ -58,15 +62,17 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
   // Menu-bar app: no Dock icon (LSUIElement is also set in Info.plist by electron-builder).
   electron.app.dock?.hide();
 
-  const engine = await deps.createEngine();
+  // One overlay, whoever draws it: on Linux the engine draws it on the X server (Electron's
+  // transparent windows turn the screen black without a compositor, and many X11 desktops have
+  // none); elsewhere the renderer does.
+  const serverOverlay = platform === 'linux';
+  const engine = await deps.createEngine({ serverOverlay });
   const host = await deps.startHost(engine);
   const owned = new OwnedWindows();
   const page = rendererPage({ preload: deps.paths.preload, html: deps.paths.html }, owned);
   const windows = new AppWindows(electron, page, log);
-  // On Linux the engine draws the overlay itself on the X server (createEngine was asked to):
-  // transparent Electron windows turn the screen black without a compositor. One overlay only.
   const overlay = new OverlayController({ electron, page, log, platform });
-  if (platform !== 'linux') {
+  if (!serverOverlay) {
     overlay.attach(engine);
     overlay.prepare();
   }
@@ -231,17 +237,4 @@ function markOnboarded(electron: ElectronApi): void {
   const path = markerPath(electron);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${new Date().toISOString()}\n`, { mode: 0o600 });
-}
-
-/**
- * A start that failed before the tray exists: a dialog says so (a menu-bar app has no window to
- * show it in), with the reason, and the log gets the stack.
- */
-export function reportFatalStart(electron: Pick<ElectronApi, 'dialog'>, error: Error, log: (message: string) => void = (message) => console.error(message)): void {
-  log(`[tandem] could not start: ${error.stack ?? error.message}`);
-  try {
-    electron.dialog.showErrorBox('Tandem could not start', `${error.message}\n\nRun \`tandem doctor\` in a terminal for what to fix, then open Tandem again.`);
-  } catch (dialogError) {
-    log(`[tandem] could not show the error dialog: ${(dialogError as Error).message}`);
-  }
 }

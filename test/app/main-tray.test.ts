@@ -9,7 +9,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isTandemError } from '../../src/core/errors.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { reportFatalStart, startTandemApp } from '../../src/main/tandemApp.js';
+import { reportFatalStart } from '../../src/main/fatalStart.js';
+import { startTandemApp } from '../../src/main/tandemApp.js';
 import { COUNTER, act, clickOn } from '../support/engineFixtures.js';
 import { LAUNCHER, startApp, type AppFixture } from './support/appFixture.js';
 import { createFakeElectron } from './support/fakeElectron.js';
@@ -163,10 +164,10 @@ describe('tray menu', () => {
     assert.equal(app.windowsOf('feed').length, 1, 'once idle, a second launch shows the feed');
   });
 
-  it('should say in a dialog why the app could not start', () => {
+  it('should say in a dialog why the app could not start', async () => {
     const boxes: Array<{ title: string; content: string }> = [];
     const logs: string[] = [];
-    reportFatalStart({ dialog: { showErrorBox: (title, content) => void boxes.push({ title, content }) } }, new Error('sharp: wrong architecture'), (line) => logs.push(line));
+    await reportFatalStart({ dialog: { showErrorBox: (title, content) => void boxes.push({ title, content }) } }, new Error('sharp: wrong architecture'), (line) => logs.push(line));
     assert.equal(boxes.length, 1);
     assert.equal(boxes[0].title, 'Tandem could not start');
     assert.match(boxes[0].content, /sharp: wrong architecture[\s\S]*tandem doctor/);

@@ -22,6 +22,8 @@ export interface AppFixture {
   logs: string[];
   host(): SocketHost | undefined;
   engineCreated(): number;
+  /** What the app asked of each engine it made (whether the engine draws the overlay itself). */
+  engineRequests(): Array<{ serverOverlay: boolean }>;
   /** Windows showing a view (`overlay`, `feed`, `onboarding`). */
   windowsOf(view: string): FakeBrowserWindow[];
   cleanup(): Promise<void>;
@@ -38,11 +40,13 @@ export async function startApp(
   const logs: string[] = [];
   let host: SocketHost | undefined;
   let created = 0;
+  const engineRequests: Array<{ serverOverlay: boolean }> = [];
   const app = await startTandemApp({
     electron,
     platform: options.platform ?? 'linux',
-    createEngine: async () => {
+    createEngine: async (engineOptions) => {
       created++;
+      engineRequests.push(engineOptions);
       return fixture.engine;
     },
     startHost: async (engine) => {
@@ -64,6 +68,7 @@ export async function startApp(
     logs,
     host: () => host,
     engineCreated: () => created,
+    engineRequests: () => engineRequests,
     windowsOf: (view) => FakeBrowserWindow.all.filter((window) => window.loaded?.query?.view === view && !window.isDestroyed()),
     async cleanup() {
       await app.shutdown();
