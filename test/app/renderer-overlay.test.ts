@@ -27,9 +27,9 @@ describe('overlay view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium' 
     // The page's background stays transparent so only the tint shows over the desktop.
     assert.equal(await page.evaluate('getComputedStyle(document.body).backgroundColor'), 'rgba(0, 0, 0, 0)');
 
-    await view.emit('overlay:state', { visible: true, label: 'AI: Clicking… — press Esc to cancel' });
+    await view.emit('overlay:state', { visible: true, label: 'Tandem is clicking in Mousepad — press Esc to take back control' });
     await page.locator('.overlay-pill').waitFor();
-    assert.equal(await page.locator('.overlay-label').textContent(), 'AI: Clicking… — press Esc to cancel');
+    assert.equal(await page.locator('.overlay-label').textContent(), 'Tandem is clicking in Mousepad — press Esc to take back control');
     assert.equal(await page.locator('.overlay-dot').count(), 1);
     const pill = await page.locator('.overlay-pill').boundingBox();
     assert.ok(pill, 'pill is laid out');
@@ -82,7 +82,7 @@ describe('overlay view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium' 
     fixture.desktop.behave('click', { delayMs: 60_000, once: true });
     const action = fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
     await page.locator('.overlay-label').waitFor();
-    assert.equal(await page.locator('.overlay-label').textContent(), 'AI: Clicking… — press Esc to cancel');
+    assert.equal(await page.locator('.overlay-label').textContent(), 'Tandem is clicking in Counter — press Esc to take back control');
     assert.equal(fixture.desktop.guardEngaged, true);
     fixture.desktop.human.pressEscape();
     const result = await action;
