@@ -113,11 +113,32 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
     engine.setPaused(paused);
     refreshTray();
   };
+  // A second launch shows the feed — but never while an action runs or the guard still holds
+  // the input (its late-Esc grace period outlives the answer): taking the focus then would send
+  // the agent's keys into our window. It is shown as soon as the desktop is the person's again.
+  let guardHeld = false;
+  let feedWanted = false;
+  const showFeedWhenIdle = (): void => {
+    if (!feedWanted || guardHeld || engine.current) return;
+    feedWanted = false;
+    windows.show('feed');
+  };
   const stopFollowing = [
     engine.on('call-started', () => refreshTray()),
     // The app is known once the guard engages (the engine resolves the target first).
-    engine.on('guard-engaged', () => refreshTray()),
-    engine.on('call-finished', (event) => refreshTray(event.callId)),
+    engine.on('guard-engaged', () => {
+      guardHeld = true;
+      refreshTray();
+    }),
+    engine.on('guard-released', () => {
+      guardHeld = false;
+      // After the engine's own bookkeeping for this event (the call may be finishing).
+      setImmediate(showFeedWhenIdle);
+    }),
+    engine.on('call-finished', (event) => {
+      refreshTray(event.callId);
+      setImmediate(showFeedWhenIdle);
+    }),
     feed.onChange((card) => windows.broadcast('feed:call', card)),
   ];
 
@@ -161,11 +182,10 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
     log,
   );
 
-  // A second launch shows the feed — but never while an action runs: taking the focus then would
-  // send the agent's keys into our window.
   electron.app.on('second-instance', () => {
-    if (engine.current) log('second launch during an action: the feed is not brought up now');
-    else windows.show('feed');
+    feedWanted = true;
+    if (guardHeld || engine.current) log('second launch during an action: the feed comes up once it is over');
+    showFeedWhenIdle();
   });
   // A menu-bar app keeps running with no window open.
   electron.app.on('window-all-closed', () => {});

@@ -160,8 +160,23 @@ describe('tray menu', () => {
     await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
     assert.equal(feedsDuring, 0, 'no window shown mid-action');
     assert.ok(app.logs.some((line) => /second launch during an action/.test(line)));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(app.windowsOf('feed').length, 1, 'the feed comes up once the action is over');
+  });
+
+  it('should wait for a grace period that outlives the answer before bringing the feed up', async () => {
+    app = await startApp({ engineOptions: { graceMs: 300 } });
+    const secondInstance = (): void => {
+      for (const listener of app!.electron.fake.appListeners.get('second-instance') ?? []) (listener as () => void)();
+    };
+    const result = await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.equal(result.status, 'ok');
+    assert.equal(app.fixture.desktop.guardEngaged, true, 'the guard outlives the answer');
     secondInstance();
-    assert.equal(app.windowsOf('feed').length, 1, 'once idle, a second launch shows the feed');
+    assert.equal(app.windowsOf('feed').length, 0, 'not while the guard still holds the input');
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    assert.equal(app.fixture.desktop.guardEngaged, false);
+    assert.equal(app.windowsOf('feed').length, 1, 'once it lets go');
   });
 
   it('should say in a dialog why the app could not start', async () => {

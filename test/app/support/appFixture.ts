@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { startServeHost } from '../../../src/launcher/commands/serve.js';
 import type { SocketHost } from '../../../src/launcher/socketHost.js';
 import { startTandemApp, type TandemApp } from '../../../src/main/tandemApp.js';
+import type { EngineOptions } from '../../../src/core/engine.js';
 import { counterDesktop, engineFixture, type EngineFixture } from '../../support/engineFixtures.js';
 import type { ScriptedDesktop } from '../../support/scriptedDesktop.js';
 import { createFakeElectron, FakeBrowserWindow, type FakeElectron, type FakeTray } from './fakeElectron.js';
@@ -30,11 +31,17 @@ export interface AppFixture {
 }
 
 export async function startApp(
-  options: { displays?: FakeElectron['fake']['displays']; desktop?: ScriptedDesktop; platform?: NodeJS.Platform; beforeStart?(electron: FakeElectron): void } = {},
+  options: {
+    displays?: FakeElectron['fake']['displays'];
+    desktop?: ScriptedDesktop;
+    platform?: NodeJS.Platform;
+    engineOptions?: Partial<EngineOptions>;
+    beforeStart?(electron: FakeElectron): void;
+  } = {},
 ): Promise<AppFixture> {
   const electron = createFakeElectron({ displays: options.displays });
   options.beforeStart?.(electron);
-  const fixture = await engineFixture(options.desktop ?? counterDesktop());
+  const fixture = await engineFixture(options.desktop ?? counterDesktop(), options.engineOptions);
   const base = await mkdtemp(join(tmpdir(), 'tandem-app-test-'));
   const socketDir = join(base, 'run');
   const logs: string[] = [];
