@@ -188,6 +188,8 @@ describe('the packaged app, built by electron-builder over a stand-in Electron',
     assert.match(argAfter(deb.args, '--url'), /^https:\/\//);
     assert.ok(deb.args.some((arg) => arg.endsWith(`=/opt/${config.productName}`)), 'the app goes to /opt');
     assert.match(deb.desktopEntry, new RegExp(`^Exec=/opt/${config.productName}/tandem-app\\b`, 'm'), 'the menu entry starts the GUI binary');
+    assert.match(deb.desktopEntry, /^StartupWMClass=tandem-app$/m, 'and names the app_id Electron gives its windows (package.json desktopName)');
+    assert.ok(deb.args.some((arg) => arg.endsWith('=/usr/share/applications/tandem-app.desktop')), 'as tandem-app.desktop');
   });
 
   it('should keep electron-builder’s default deb dependencies and add what Electron and the backend need', () => {
