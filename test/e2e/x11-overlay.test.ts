@@ -109,6 +109,13 @@ describe('the overlay the server draws on X11 while it holds input', { timeout: 
       return frameShown(image) ? image : undefined;
     }, 10_000, 'the frame on screen');
 
+  /** Resolves once the frame and the label are both on screen (the label follows its frame by the few ms a new text takes to render). */
+  const overlayUp = (): Promise<ScreenImage> =>
+    eventually(async () => {
+      const image = await captureScreen(desktop.display);
+      return frameShown(image) && labelShown(image) ? image : undefined;
+    }, 10_000, 'the frame and the label on screen');
+
   const noFrameWithin = async (ms: number, what: string): Promise<void> => {
     const started = Date.now();
     await eventually(async () => (frameGone(await captureScreen(desktop.display)) ? true : undefined), ms, `no frame within ${ms} ms of ${what}`);
@@ -151,8 +158,7 @@ describe('the overlay the server draws on X11 while it holds input', { timeout: 
     assert.ok(frameGone(await captureScreen(desktop.display)), 'no frame before the call');
     const focusEventsBefore = fixture.eventsNamed('window-focus').length;
     const call = longCall(server, 2_500);
-    const image = await frameUp();
-    assert.ok(labelShown(image), 'the label says what is happening');
+    const image = await overlayUp();
     await savePng(image, join(outputDir, 'x11-overlay-fixture.png'));
 
     // Sampled all through the call, by probes independent of the acting server: the window
@@ -200,9 +206,8 @@ describe('the overlay the server draws on X11 while it holds input', { timeout: 
   test('should not appear in Tandem’s own screenshot of the window', async () => {
     // The label lies over the fixture window's title bar: the person sees it there, the window's
     // own screenshot must not (its only orange is the click's crosshair, inside the window).
-    const call = longCall(server, 300);
-    await frameUp();
-    const onScreen = await captureScreen(desktop.display);
+    const call = longCall(server, 1_000);
+    const onScreen = await overlayUp();
     const result = await call;
     const bounds = await windowBounds(result);
     const pill = (rgb: [number, number, number]): boolean => rgb[0] === 0x1c && rgb[1] === 0x1c && rgb[2] === 0x1e;
@@ -308,13 +313,10 @@ describe('the overlay the server draws on X11 while it holds input', { timeout: 
       const still = await McpSession.start(desktop, { env: { TANDEM_OVERLAY_PULSE: 'off' } });
       try {
         assert.deepEqual(await edgeColours(still), [FRAME_ORANGE], 'TANDEM_OVERLAY_PULSE=off: steady, whatever the desktop says');
-        const image = await (async () => {
-          const call = longCall(still, 800);
-          const shot = await frameUp();
-          await call;
-          return shot;
-        })();
-        assert.ok(labelShown(image), 'the label stays');
+        // The label stays.
+        const call = longCall(still, 800);
+        await overlayUp();
+        await call;
       } finally {
         await still.close();
       }
@@ -331,10 +333,7 @@ describe('the overlay the server draws on X11 while it holds input', { timeout: 
     const pid = Number(mousepad.pid);
     const text = 'The overlay says what Tandem is doing and that Esc gives control back.\n'.repeat(40);
     const call = server.call('type_and_traverse', { pid, text });
-    await eventually(async () => {
-      const shot = await captureScreen(desktop.display);
-      return frameShown(shot) && labelShown(shot) ? shot : undefined;
-    }, 10_000, 'the frame and the label while typing');
+    await overlayUp();
     // A moment later, with some of the text in the window, for the figure.
     await delay(700);
     const image = await captureScreen(desktop.display);

@@ -105,11 +105,6 @@ export class X11Overlay {
     return overlay;
   }
 
-  /** Each monitor's frame strips (tests and the bench look for the frame there). */
-  get frameRects(): Rect[] {
-    return this.monitors.flatMap((windows) => stripRects(windows.monitor));
-  }
-
   /** Shows the frame at once and the label as soon as its text is rendered; updates the label while shown. Never throws. */
   show(text: string): Promise<void> {
     return this.inOrder(async () => {
