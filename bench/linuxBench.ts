@@ -2,8 +2,10 @@
 //   - mousepad's whole tree: Tandem's snapshot vs a sequential per-node AT-SPI walk;
 //   - click_and_traverse round trip through a real MCP client (stdio), on the fixture app;
 //   - window screenshot; server spawn → MCP initialize; server RSS after 1,000 calls.
+//   - the server-drawn overlay: up after the guard engages, gone after it is released;
 // Goals (DESIGN): mousepad tree ≤ 15 ms and ≥ 20× faster than the per-node walk;
-// click_and_traverse p50 ≤ 120 ms; refresh_traversal on mousepad p50 ≤ 30 ms. Printed as
+// click_and_traverse p50 ≤ 120 ms; refresh_traversal on mousepad p50 ≤ 30 ms; the overlay up
+// and gone within 50 ms (issue 12). Printed as
 // PASS/FAIL, never asserted in tests.
 
 import { readFileSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { FIXTURE_PATH, McpSession, SYSTEM_PYTHON } from '../scripts/lib/mcpSessi
 import { findElement } from '../scripts/lib/treeLines.js';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../scripts/lib/virtualDesktop.js';
 import { sequentialWalk } from './lib/atspiWalk.js';
+import { overlayLatency } from './lib/overlayLatency.js';
 import { formatMs, median, quantile, measure, type Measurement } from './lib/measure.js';
 import { printTable } from './lib/table.js';
 
@@ -37,6 +40,8 @@ const REFRESH_CALLS = 31;
  */
 const THINK_MS = 600;
 const RSS_CALLS = 1000;
+const OVERLAY_RUNS = 20;
+const OVERLAY_GOAL_MS = 50;
 
 const progress = (): ReturnType<typeof createProgress> => createProgress({ timeoutMs: 30_000 });
 
@@ -121,6 +126,16 @@ export async function runLinuxBench(): Promise<void> {
     const covered = secureAreas((await linux.snapshot(fixturePid, DEFAULT_SNAPSHOT_LIMITS, progress())).elements);
     const shot = await measure('window screenshot (PNG)', async () => pngWithCrosshair(await linux.screenshot({ windowId: fixtureWindow.windowId }, progress()), fixtureWindow.bounds ? { x: fixtureWindow.bounds.x + 10, y: fixtureWindow.bounds.y + 10 } : undefined, covered), { warmup: 3, runs: 21 });
     rows.push(row(shot, `${fixtureWindow.bounds?.width ?? '?'}x${fixtureWindow.bounds?.height ?? '?'} window`));
+
+    // — the server-drawn overlay: guard engaged → frame on screen, released → gone —
+    const inert = fixtureWindow.bounds ? { x: fixtureWindow.bounds.x + 60, y: fixtureWindow.bounds.y + 160 } : { x: 100, y: 200 };
+    const overlay = await overlayLatency(linux, desktop.display, fixturePid, inert, OVERLAY_RUNS);
+    const upP95 = quantile(overlay.up, 0.95);
+    const downP95 = quantile(overlay.down, 0.95);
+    rows.push(['overlay up after guard engaged', String(OVERLAY_RUNS), formatMs(median(overlay.up)), formatMs(upP95), 'frame pixel read off the screen by another X client']);
+    rows.push(['overlay gone after guard released', String(OVERLAY_RUNS), formatMs(median(overlay.down)), formatMs(downP95), 'same']);
+    goals.push([`overlay up within ${OVERLAY_GOAL_MS} ms of the guard (p95)`, `${formatMs(upP95)} ms`, verdict(upP95 <= OVERLAY_GOAL_MS)]);
+    goals.push([`overlay gone within ${OVERLAY_GOAL_MS} ms of the release (p95)`, `${formatMs(downP95)} ms`, verdict(downP95 <= OVERLAY_GOAL_MS)]);
 
     // — spawn → initialize —
     const spawnSamples: number[] = [];

@@ -36,7 +36,7 @@ export interface CallStartedEvent {
 export interface GuardEngagedEvent {
   callId: number;
   tool: string;
-  /** Overlay text, e.g. "AI: Clicking… — press Esc to cancel". */
+  /** Overlay text, e.g. "Tandem is clicking in Mousepad — press Esc to take back control" (overlayText.ts). */
   label: string;
   /** What is being done, e.g. "Clicking" (the first step's verb). */
   verb: string;

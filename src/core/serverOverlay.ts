@@ -1,25 +1,26 @@
-// The overlay a server draws itself (no app renderer attached: `tandem mcp --direct`, `tandem
-// serve`): up as soon as the guard holds the person's input, saying what is being done in which
-// app and that Esc gives control back, updated at each step, gone as soon as the guard lets go
-// (also when a call ends without the release event: it must never outlive its guard). When the
-// Electron app hosts the engine its renderer draws the overlay instead: exactly one, never two.
+// The overlay a server draws itself, where no app renderer draws one (`tandem mcp --direct`,
+// `tandem serve`, `tandem call`, and the app on Linux): up as soon as the guard holds the
+// person's input, saying what is being done in which app and that Esc gives control back,
+// updated at each step, down as soon as the guard lets go. The guard announces every release
+// (guard.ts); should that event ever be missed, the end of the call takes the overlay down too,
+// once the longest grace period the guard may outlive the answer by has passed.
 
 import type { EngineEventMap, TandemEngine } from './engineApi.js';
+import { MAX_GRACE_MS } from './guard.js';
+import { overlayText } from './overlayText.js';
+
+/** After call-finished, how long to wait for the guard's own release before hiding anyway. */
+export const SERVER_OVERLAY_FALLBACK_MS = MAX_GRACE_MS + 1_000;
 
 export interface OverlaySurface {
   show(text: string): Promise<void>;
   hide(): Promise<void>;
 }
 
-/** "Tandem is typing in mousepad — press Esc to take back control". */
-export function overlayText(verb: string, app: string): string {
-  const doing = verb.toLowerCase();
-  return `Tandem is ${doing} in ${app || 'an app'} — press Esc to take back control`;
-}
-
 /** Drives `surface` from the engine's guard events; returns the function that detaches it. */
-export function attachServerOverlay(engine: Pick<TandemEngine, 'on'>, surface: OverlaySurface): () => void {
+export function attachServerOverlay(engine: Pick<TandemEngine, 'on'>, surface: OverlaySurface, fallbackMs = SERVER_OVERLAY_FALLBACK_MS): () => void {
   let current: { callId: number; app: string } | null = null;
+  const timers = new Set<ReturnType<typeof setTimeout>>();
   const show = (event: EngineEventMap['guard-engaged']): void => {
     current = { callId: event.callId, app: event.app };
     void surface.show(overlayText(event.verb, event.app));
@@ -32,13 +33,24 @@ export function attachServerOverlay(engine: Pick<TandemEngine, 'on'>, surface: O
     current = null;
     void surface.hide();
   };
+  const finished = (callId: number): void => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      hide(callId);
+    }, fallbackMs);
+    timer.unref?.();
+    timers.add(timer);
+  };
   const off = [
     engine.on('guard-engaged', show),
     engine.on('step', step),
     engine.on('guard-released', (event) => hide(event.callId)),
+    engine.on('call-finished', (event) => finished(event.callId)),
   ];
   return () => {
     for (const unsubscribe of off) unsubscribe();
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
     if (current) void surface.hide();
     current = null;
   };

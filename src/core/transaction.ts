@@ -29,6 +29,7 @@ import { areasCovered, describeStep, movesFocus, predictDestinations, redactStep
 import type { AppSwitch, CallResult, CallStatus, ElementChoice } from './result.js';
 import { settle, waitForLaunches, type LaunchOutcome, type SettleOptions } from './settle.js';
 import { centreOf, estimateBounds, scrollIntoView } from './scrollIntoView.js';
+import { overlayText } from './overlayText.js';
 import { stepVerb, type ElementQuery, type Step } from './steps.js';
 import { formatElementLabel, formatTree } from './treeFormat.js';
 import { pngWithCrosshair } from './crosshair.js';
@@ -353,7 +354,7 @@ class Transaction {
       reportInput: (done, total) => this.deps.emit('input-progress', { callId: this.call.callId, index: this.currentStep, done, total }),
     });
     try {
-      const label = `AI: ${stepVerb(this.steps[0])}… — press Esc to cancel`;
+      const label = overlayText(stepVerb(this.steps[0]), this.appName);
       this.session = await this.deps.guard.engage(this.progress, {
         onEngaged: () => this.deps.emit('guard-engaged', { callId: this.call.callId, tool: this.request.tool, label, verb: stepVerb(this.steps[0]), app: this.appName }),
         onReleased: (reason) => this.deps.emit('guard-released', { callId: this.call.callId, reason }),

@@ -7,6 +7,7 @@
 
 import type { TandemEngine } from '../core/engineApi.js';
 import { MAX_GRACE_MS } from '../core/guard.js';
+import { overlayText } from '../core/overlayText.js';
 import type { ElectronApi, WindowLike } from './electronApi.js';
 import type { OverlayState } from '../shared/types.js';
 import type { RendererPage } from './windows.js';
@@ -26,7 +27,7 @@ export const RELEASE_FALLBACK_MS = MAX_GRACE_MS + 1_000;
 
 export class OverlayController {
   private windows: WindowLike[] = [];
-  private engagedCall: { callId: number; label: string } | null = null;
+  private engagedCall: { callId: number; label: string; app: string } | null = null;
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(private readonly options: OverlayOptions) {}
@@ -34,7 +35,9 @@ export class OverlayController {
   /** Follows the engine's guard; call once. */
   attach(engine: TandemEngine): void {
     this.unsubscribe.push(
-      engine.on('guard-engaged', (event) => this.engaged(event.callId, event.label)),
+      engine.on('guard-engaged', (event) => this.engaged(event.callId, event.label, event.app)),
+      // Each step says what is being done now ("typing" after "clicking"), as the X11 overlay does.
+      engine.on('step', (event) => this.stepped(event.callId, event.verb)),
       engine.on('guard-released', (event) => this.released(event.callId)),
       engine.on('call-finished', (event) => {
         setTimeout(() => this.released(event.callId), RELEASE_FALLBACK_MS).unref?.();
@@ -65,13 +68,21 @@ export class OverlayController {
     this.destroyWindows();
   }
 
-  private engaged(callId: number, label: string): void {
-    this.engagedCall = { callId, label };
+  private engaged(callId: number, label: string, app: string): void {
+    this.engagedCall = { callId, label, app };
     this.safely('show', () => {
       this.ensureWindows();
       this.broadcast();
       for (const window of this.windows) window.showInactive();
     });
+  }
+
+  private stepped(callId: number, verb: string): void {
+    if (this.engagedCall?.callId !== callId) return;
+    const label = overlayText(verb, this.engagedCall.app);
+    if (label === this.engagedCall.label) return;
+    this.engagedCall = { ...this.engagedCall, label };
+    this.safely('update', () => this.broadcast());
   }
 
   private released(callId: number): void {

@@ -22,7 +22,11 @@ import { AppWindows, OwnedWindows, rendererPage } from './windows.js';
 export interface TandemAppDeps {
   electron: ElectronApi;
   platform: NodeJS.Platform;
-  createEngine(): Promise<TandemEngine>;
+  /**
+   * Makes the engine. `serverOverlay`: the engine draws the guard overlay itself (X11) — asked
+   * for on Linux, where the renderer's overlay is not used; never with the renderer's (one overlay).
+   */
+  createEngine(options: { serverOverlay: boolean }): Promise<TandemEngine>;
   /** Starts the MCP socket host over the engine (src/launcher/socketHost.ts). */
   startHost(engine: TandemEngine): Promise<{ path: string; close(): Promise<void> }>;
   paths: { preload: string; html: string; trayIcon: string };
@@ -58,15 +62,17 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
   // Menu-bar app: no Dock icon (LSUIElement is also set in Info.plist by electron-builder).
   electron.app.dock?.hide();
 
-  const engine = await deps.createEngine();
+  // One overlay, whoever draws it: on Linux the engine draws it on the X server (Electron's
+  // transparent windows turn the screen black without a compositor, and many X11 desktops have
+  // none); elsewhere the renderer does.
+  const serverOverlay = platform === 'linux';
+  const engine = await deps.createEngine({ serverOverlay });
   const host = await deps.startHost(engine);
   const owned = new OwnedWindows();
   const page = rendererPage({ preload: deps.paths.preload, html: deps.paths.html }, owned);
   const windows = new AppWindows(electron, page, log);
-  // On Linux the engine draws the overlay itself on the X server (createEngine was asked to):
-  // transparent Electron windows turn the screen black without a compositor. One overlay only.
   const overlay = new OverlayController({ electron, page, log, platform });
-  if (platform !== 'linux') {
+  if (!serverOverlay) {
     overlay.attach(engine);
     overlay.prepare();
   }
@@ -107,11 +113,32 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
     engine.setPaused(paused);
     refreshTray();
   };
+  // A second launch shows the feed — but never while an action runs or the guard still holds
+  // the input (its late-Esc grace period outlives the answer): taking the focus then would send
+  // the agent's keys into our window. It is shown as soon as the desktop is the person's again.
+  let guardHeld = false;
+  let feedWanted = false;
+  const showFeedWhenIdle = (): void => {
+    if (!feedWanted || guardHeld || engine.current) return;
+    feedWanted = false;
+    windows.show('feed');
+  };
   const stopFollowing = [
     engine.on('call-started', () => refreshTray()),
     // The app is known once the guard engages (the engine resolves the target first).
-    engine.on('guard-engaged', () => refreshTray()),
-    engine.on('call-finished', (event) => refreshTray(event.callId)),
+    engine.on('guard-engaged', () => {
+      guardHeld = true;
+      refreshTray();
+    }),
+    engine.on('guard-released', () => {
+      guardHeld = false;
+      // After the engine's own bookkeeping for this event (the call may be finishing).
+      setImmediate(showFeedWhenIdle);
+    }),
+    engine.on('call-finished', (event) => {
+      refreshTray(event.callId);
+      setImmediate(showFeedWhenIdle);
+    }),
     feed.onChange((card) => windows.broadcast('feed:call', card)),
   ];
 
@@ -155,11 +182,10 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
     log,
   );
 
-  // A second launch shows the feed — but never while an action runs: taking the focus then would
-  // send the agent's keys into our window.
   electron.app.on('second-instance', () => {
-    if (engine.current) log('second launch during an action: the feed is not brought up now');
-    else windows.show('feed');
+    feedWanted = true;
+    if (guardHeld || engine.current) log('second launch during an action: the feed comes up once it is over');
+    showFeedWhenIdle();
   });
   // A menu-bar app keeps running with no window open.
   electron.app.on('window-all-closed', () => {});
@@ -231,17 +257,4 @@ function markOnboarded(electron: ElectronApi): void {
   const path = markerPath(electron);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${new Date().toISOString()}\n`, { mode: 0o600 });
-}
-
-/**
- * A start that failed before the tray exists: a dialog says so (a menu-bar app has no window to
- * show it in), with the reason, and the log gets the stack.
- */
-export function reportFatalStart(electron: Pick<ElectronApi, 'dialog'>, error: Error, log: (message: string) => void = (message) => console.error(message)): void {
-  log(`[tandem] could not start: ${error.stack ?? error.message}`);
-  try {
-    electron.dialog.showErrorBox('Tandem could not start', `${error.message}\n\nRun \`tandem doctor\` in a terminal for what to fix, then open Tandem again.`);
-  } catch (dialogError) {
-    log(`[tandem] could not show the error dialog: ${(dialogError as Error).message}`);
-  }
 }

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { PermissionView } from '../shared/types.js';
 import { tandem } from './api.js';
+import { failureReason } from './useFailure.js';
 
 const POLL_MS = 2000;
 
@@ -17,7 +18,7 @@ export function usePermissions(): { view: PermissionView | null; error: string |
       setView(await run());
       setError(null);
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message.replace(/^Error invoking remote method '[^']+': (Error: )?/, '') : String(failure));
+      setError(failureReason(failure));
     }
   }, []);
   const recheck = useCallback(() => attempt(() => tandem().checkPermissions()), [attempt]);

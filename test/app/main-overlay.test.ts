@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { OverlayState } from '../../src/shared/types.js';
-import { COUNTER, act, clickOn } from '../support/engineFixtures.js';
+import { COUNTER, act, clickOn, typeText } from '../support/engineFixtures.js';
 import { startApp, type AppFixture } from './support/appFixture.js';
 import { FakeBrowserWindow } from './support/fakeElectron.js';
 
@@ -31,6 +31,7 @@ describe('guard overlay', () => {
 
   it('should cover every display with a click-through, top-most, protected overlay exactly while the guard is engaged', async () => {
     app = await startApp({ displays: TWO_DISPLAYS, platform: 'darwin' });
+    assert.deepEqual(app.engineRequests(), [{ serverOverlay: false }], 'the engine draws none: one overlay, never two');
     const windows = app.windowsOf('overlay');
     assert.equal(windows.length, 2, 'one overlay per display');
     assert.deepEqual(overlayShown(app), [false, false], 'hidden while idle');
@@ -46,8 +47,8 @@ describe('guard overlay', () => {
     assert.equal(result.status, 'ok');
     assert.deepEqual(during, [true, true], 'shown on every display while acting');
     assert.deepEqual(statesDuring, [
-      { visible: true, label: 'AI: Clicking… — press Esc to cancel' },
-      { visible: true, label: 'AI: Clicking… — press Esc to cancel' },
+      { visible: true, label: 'Tandem is clicking in Counter — press Esc to take back control' },
+      { visible: true, label: 'Tandem is clicking in Counter — press Esc to take back control' },
     ]);
     assert.deepEqual(overlayShown(app), [false, false], 'hidden once the guard is released');
     assert.deepEqual(windows.map(lastState), [{ visible: false, label: '' }, { visible: false, label: '' }]);
@@ -78,11 +79,23 @@ describe('guard overlay', () => {
 
   it('should leave the overlay to the engine on Linux: no renderer overlay window at all', async () => {
     app = await startApp({ platform: 'linux' });
+    assert.deepEqual(app.engineRequests(), [{ serverOverlay: true }], 'the engine draws it on the X server');
     assert.equal(app.windowsOf('overlay').length, 0);
     let during = -1;
     app.fixture.desktop.when('click', () => (during = app!.windowsOf('overlay').length), { once: true });
     await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
     assert.equal(during, 0, 'not even while acting: the X11 overlay is the only one');
+  });
+
+  it('should say what each step does: clicking, then typing', async () => {
+    app = await startApp({ platform: 'darwin' });
+    const [window] = app.windowsOf('overlay');
+    const seen: Array<string | undefined> = [];
+    app.fixture.desktop.when('click', () => seen.push(lastState(window)?.label), { once: true });
+    app.fixture.desktop.when('type ', () => seen.push(lastState(window)?.label), { once: true });
+    const result = await app.fixture.engine.act(act(COUNTER, clickOn('Name'), typeText('hi')));
+    assert.equal(result.status, 'ok', result.error?.message);
+    assert.deepEqual(seen, ['Tandem is clicking in Counter — press Esc to take back control', 'Tandem is typing in Counter — press Esc to take back control']);
   });
 
   it('should leave no overlay when the guard cannot be engaged', async () => {
@@ -126,7 +139,7 @@ describe('guard overlay', () => {
     let sentOnLoad: OverlayState | undefined;
     app.fixture.desktop.when('click', () => (sentOnLoad = lastState(window)), { once: true });
     await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
-    assert.deepEqual(sentOnLoad, { visible: true, label: 'AI: Clicking… — press Esc to cancel' });
+    assert.deepEqual(sentOnLoad, { visible: true, label: 'Tandem is clicking in Counter — press Esc to take back control' });
   });
 
   it('should follow a new display', async () => {

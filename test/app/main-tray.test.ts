@@ -9,7 +9,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isTandemError } from '../../src/core/errors.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { reportFatalStart, startTandemApp } from '../../src/main/tandemApp.js';
+import { reportFatalStart } from '../../src/main/fatalStart.js';
+import { startTandemApp } from '../../src/main/tandemApp.js';
 import { COUNTER, act, clickOn } from '../support/engineFixtures.js';
 import { LAUNCHER, startApp, type AppFixture } from './support/appFixture.js';
 import { createFakeElectron } from './support/fakeElectron.js';
@@ -159,14 +160,29 @@ describe('tray menu', () => {
     await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
     assert.equal(feedsDuring, 0, 'no window shown mid-action');
     assert.ok(app.logs.some((line) => /second launch during an action/.test(line)));
-    secondInstance();
-    assert.equal(app.windowsOf('feed').length, 1, 'once idle, a second launch shows the feed');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(app.windowsOf('feed').length, 1, 'the feed comes up once the action is over');
   });
 
-  it('should say in a dialog why the app could not start', () => {
+  it('should wait for a grace period that outlives the answer before bringing the feed up', async () => {
+    app = await startApp({ engineOptions: { graceMs: 300 } });
+    const secondInstance = (): void => {
+      for (const listener of app!.electron.fake.appListeners.get('second-instance') ?? []) (listener as () => void)();
+    };
+    const result = await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.equal(result.status, 'ok');
+    assert.equal(app.fixture.desktop.guardEngaged, true, 'the guard outlives the answer');
+    secondInstance();
+    assert.equal(app.windowsOf('feed').length, 0, 'not while the guard still holds the input');
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    assert.equal(app.fixture.desktop.guardEngaged, false);
+    assert.equal(app.windowsOf('feed').length, 1, 'once it lets go');
+  });
+
+  it('should say in a dialog why the app could not start', async () => {
     const boxes: Array<{ title: string; content: string }> = [];
     const logs: string[] = [];
-    reportFatalStart({ dialog: { showErrorBox: (title, content) => void boxes.push({ title, content }) } }, new Error('sharp: wrong architecture'), (line) => logs.push(line));
+    await reportFatalStart({ dialog: { showErrorBox: (title, content) => void boxes.push({ title, content }) } }, new Error('sharp: wrong architecture'), (line) => logs.push(line));
     assert.equal(boxes.length, 1);
     assert.equal(boxes[0].title, 'Tandem could not start');
     assert.match(boxes[0].content, /sharp: wrong architecture[\s\S]*tandem doctor/);

@@ -1,121 +1,166 @@
-// What electron-builder packs, checked without building (the Electron binary cannot be
-// downloaded here): the files its `files`/`extraResources` globs select are copied into a
-// folder laid out like the packaged app, and the backends, the launcher and the main process are
-// loaded from there — so a glob that leaves something out fails here, not on a person's first
-// launch. The configuration itself goes through electron-builder's own schema validation, and
-// the deb's metadata through the rules its deb target applies.
+// The packaged app as a person's first launch meets it, built by electron-builder itself: the
+// real `linux deb` build runs over a stand-in Electron binary (the real one cannot be downloaded
+// here) up to the point where it would hand the package to fpm (also a download). Everything
+// before that is electron-builder's own work: the configuration's schema validation, `files`,
+// `asarUnpack`, `extraResources`, the production node_modules, app.asar, the fuses, the deb's
+// metadata and its install scripts. The test then loads the backends, the launcher and the
+// main process from what was packed, runs the launcher the way /usr/bin/tandem does, and runs
+// the install scripts in a scratch root.
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { builtinModules, createRequire } from 'node:module';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import yaml from 'js-yaml';
-import { minimatch } from 'minimatch';
 import { writeElectronStub } from './support/electronStub.js';
 import { repoRoot } from './support/repoRoot.js';
-
-interface BuilderConfig {
-  files: string[];
-  extraResources: Array<{ from: string; to: string }>;
-  linux: { target: string[]; executableName?: string };
-  deb?: { depends?: string[]; afterInstall?: string };
-  mac: { entitlements: string };
-}
+import { EXTRACTED_APP, writeStandInElectron } from './support/standInElectron.js';
 
 const ROOT = repoRoot();
-const config = yaml.load(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  main: string;
-  homepage?: string;
-  author?: { name?: string; email?: string } | string;
-  dependencies: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
+const require = createRequire(join(ROOT, 'package.json'));
+const config = yaml.load(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as {
+  mac: { entitlements: string };
+  productName: string;
+  linux: { target: string[] };
+  deb?: { depends?: string[] };
 };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string };
 
-/** Every file under `dir`, relative to `base` (node_modules and .git left out: not in `files`). */
-function walk(dir: string, base = ROOT): string[] {
-  if (!existsSync(dir)) return [];
+interface Builder {
+  build(options: Record<string, unknown>): Promise<string[]>;
+  Platform: { LINUX: { createTarget(type: string): unknown } };
+}
+interface Asar {
+  listPackage(archive: string, options: { isPack: boolean }): string[];
+  extractAll(archive: string, dest: string): void;
+}
+interface Fuses {
+  getCurrentFuseWire(binary: string): Promise<Record<number, number>>;
+  FuseV1Options: Record<string, number>;
+}
+/** A fuse's byte in the wire ('1' / '0'; @electron/fuses does not export its FuseState). */
+const FUSE = { on: '1'.charCodeAt(0), off: '0'.charCodeAt(0) };
+
+/** What electron-builder would have handed to fpm: its arguments and the install scripts. */
+interface DebPlan {
+  args: string[];
+  afterInstall: string;
+  afterRemove: string;
+  desktopEntry: string;
+}
+
+/** Every file under `dir`, relative to it. */
+function walk(dir: string, base = dir): string[] {
   return readdirSync(dir).flatMap((name) => {
-    if (name === 'node_modules' || name === '.git') return [];
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path, base) : [relative(base, path)];
+    return lstatSync(path).isDirectory() ? walk(path, base) : [relative(base, path)];
   });
 }
 
-/** What `files` selects: electron-builder's glob semantics (later `!` patterns exclude). */
-function selectedFiles(): string[] {
-  const candidates = ['package.json', ...walk(join(ROOT, 'dist')), ...walk(join(ROOT, 'assets'))];
-  return candidates.filter((file) => {
-    let included = false;
-    for (const pattern of config.files) {
-      if (pattern.startsWith('!')) {
-        if (minimatch(file, pattern.slice(1), { dot: true })) included = false;
-      } else if (minimatch(file, pattern, { dot: true })) {
-        included = true;
-      }
-    }
-    return included;
-  });
+function argAfter(args: string[], flag: string): string {
+  const index = args.indexOf(flag);
+  assert.ok(index >= 0, `fpm gets ${flag}`);
+  return args[index + 1];
 }
 
-describe('the packaged app (what electron-builder.yml selects)', { timeout: 120_000 }, () => {
-  let app: string;
+describe('the packaged app, built by electron-builder over a stand-in Electron', { timeout: 300_000 }, () => {
   let base: string;
+  let unpacked: string;
+  let resources: string;
+  let app: string;
+  let deb: DebPlan | undefined;
 
-  before(() => {
+  before(async () => {
     base = mkdtempSync(join(tmpdir(), 'tandem-package-'));
-    app = join(base, 'resources', 'app');
-    for (const file of selectedFiles()) {
-      mkdirSync(dirname(join(app, file)), { recursive: true });
-      cpSync(join(ROOT, file), join(app, file));
-    }
-    for (const resource of config.extraResources) cpSync(join(ROOT, resource.from), join(base, 'resources', resource.to));
-    // electron-builder packs the production dependencies; the checkout's are used as they are.
-    symlinkSync(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir');
+    const electronVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+    writeStandInElectron(join(base, 'electron-dist'), electronVersion);
+    const { build, Platform } = require('electron-builder') as Builder;
+    await build({
+      projectDir: ROOT,
+      targets: Platform.LINUX.createTarget('deb'),
+      config: {
+        electronDist: join(base, 'electron-dist'),
+        // Rebuilding native modules for Electron downloads its headers; ours are N-API prebuilds.
+        npmRebuild: false,
+        directories: { output: join(base, 'out') },
+      },
+      // electron-builder's own hook for seeing what fpm would get; true stops before fpm runs.
+      effectiveOptionComputed: async ([args, desktopEntry]: [string[], string]) => {
+        deb = {
+          args,
+          afterInstall: readFileSync(argAfter(args, '--after-install'), 'utf8'),
+          afterRemove: readFileSync(argAfter(args, '--after-remove'), 'utf8'),
+          desktopEntry: readFileSync(desktopEntry, 'utf8'),
+        };
+        return true;
+      },
+    });
+    unpacked = join(base, 'out', 'linux-unpacked');
+    resources = join(unpacked, 'resources');
+    app = join(resources, EXTRACTED_APP);
+    (require('@electron/asar') as Asar).extractAll(join(resources, 'app.asar'), app);
   });
 
   after(() => rmSync(base, { recursive: true, force: true }));
 
-  it('should hold the entry point, the native bindings and the renderer', () => {
-    assert.ok(existsSync(join(app, pkg.main)), `package.json main ${pkg.main}`);
-    assert.ok(existsSync(join(app, 'dist/native/linux/x11Connection.js')), 'dist/native is packed');
-    assert.ok(existsSync(join(app, 'dist/renderer/index.html')));
-    assert.ok(existsSync(join(app, 'dist/preload/preload.cjs')));
-    assert.ok(!walk(app, app).some((file) => file.endsWith('.map') || file.startsWith('dist/test/')), 'no source maps, no tests');
+  it('should pack the entry point, the native bindings and the renderer, and no tests or source maps', () => {
+    const packed = (require('@electron/asar') as Asar).listPackage(join(resources, 'app.asar'), { isPack: false }).map((file) => file.replace(/^[/\\]/, ''));
+    for (const file of [pkg.main, 'dist/native/linux/x11Connection.js', 'dist/native/macos/koffiMacNative.js', 'dist/renderer/index.html', 'dist/preload/preload.cjs', 'assets/tray.png']) {
+      assert.ok(packed.includes(file), `${file} is in app.asar`);
+    }
+    assert.ok(!packed.some((file) => file.endsWith('.map') || file.startsWith('dist/test/') || file.startsWith('dist/bench/')), 'no source maps, tests or benchmarks');
+    assert.ok(!packed.some((file) => /^node_modules\/(electron|electron-builder|typescript|vite)\//.test(file)), 'no development dependencies');
   });
 
-  it('should load both backends from the packed files', async () => {
+  it('should keep the native modules outside the archive, where they can be loaded', () => {
+    const outside = join(resources, 'app.asar.unpacked', 'node_modules');
+    for (const name of ['koffi', 'sharp', '@img']) assert.ok(existsSync(join(outside, name)), `${name} is unpacked`);
+    assert.ok(walk(join(outside, '@img')).some((file) => file.endsWith('.node')), "sharp's native binding is unpacked");
+  });
+
+  it('should load both backends and the launcher from the packed files alone', async () => {
     await import(pathToFileURL(join(app, 'dist/src/backends/linux/index.js')).href);
     await import(pathToFileURL(join(app, 'dist/src/backends/macos/index.js')).href);
     await import(pathToFileURL(join(app, 'dist/src/backends/index.js')).href);
+    await import(pathToFileURL(join(app, 'dist/src/launcher/runCli.js')).href);
   });
 
-  it('should only import production dependencies and built-ins from the packed code', () => {
-    const allowed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.optionalDependencies ?? {}), 'electron']);
+  it('should find every module the packed code imports among the packed dependencies', () => {
     const builtins = new Set(builtinModules);
     const missing = new Set<string>();
-    for (const file of walk(join(app, 'dist'), app).filter((name) => name.endsWith('.js'))) {
+    for (const file of walk(join(app, 'dist')).filter((name) => name.endsWith('.js'))) {
       // Lines holding a template literal are code for another realm (a worker bootstrap that
       // registers tsx in development), not imports of this module.
-      const source = readFileSync(join(app, file), 'utf8').split('\n').filter((line) => !line.includes('`')).join('\n');
+      const source = readFileSync(join(app, 'dist', file), 'utf8').split('\n').filter((line) => !line.includes('`')).join('\n');
       for (const [, specifier] of source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'".][^'"]*)['"]/g)) {
         const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
-        if (!builtins.has(name) && !builtins.has(name.replace(/^node:/, '')) && !allowed.has(name)) missing.add(`${name} (${file})`);
+        if (builtins.has(name) || builtins.has(name.replace(/^node:/, '')) || name === 'electron') continue;
+        if (!existsSync(join(app, 'node_modules', name))) missing.add(`${name} (${file})`);
       }
     }
-    assert.deepEqual([...missing], [], 'imported but not a production dependency');
+    assert.deepEqual([...missing], [], 'imported but not packed');
   });
 
-  it('should run the bundled launcher from the resources folder', () => {
-    const launcher = join(base, 'resources', 'bin', 'tandem');
-    assert.ok(existsSync(launcher), 'the launcher script is in Resources/bin');
-    const listed = spawnSync(process.execPath, [join(app, 'dist/src/launcher/cli.js'), 'tools'], { encoding: 'utf8', env: { ...process.env, DISPLAY: '' } });
+  it('should run the CLI through /usr/bin/tandem, on the app binary as Node', () => {
+    const bin = join(base, 'usr', 'bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(join(resources, 'bin', 'tandem'), join(bin, 'tandem'));
+    const listed = spawnSync(join(bin, 'tandem'), ['tools'], { encoding: 'utf8', env: { ...process.env, DISPLAY: '', TANDEM_TEST_NODE: process.execPath } });
     assert.equal(listed.status, 0, listed.stderr);
     assert.match(listed.stdout, /click_and_traverse/);
+  });
+
+  it('should leave the fuses the launcher and the app rely on as the configuration says', async () => {
+    const { getCurrentFuseWire, FuseV1Options } = require('@electron/fuses') as Fuses;
+    const wire = await getCurrentFuseWire(join(unpacked, 'tandem-app'));
+    assert.equal(wire[FuseV1Options.RunAsNode], FUSE.on, 'runAsNode stays on: the launcher is the app binary as Node');
+    assert.equal(wire[FuseV1Options.EnableNodeOptionsEnvironmentVariable], FUSE.off);
+    assert.equal(wire[FuseV1Options.EnableNodeCliInspectArguments], FUSE.off);
+    assert.equal(wire[FuseV1Options.OnlyLoadAppFromAsar], FUSE.on);
   });
 
   it('should start the main process from the packed files (electron stubbed) and quit', async () => {
@@ -133,28 +178,95 @@ describe('the packaged app (what electron-builder.yml selects)', { timeout: 120_
     assert.equal(await exited, 0, stderr);
   });
 
-  it('should be a configuration electron-builder accepts, with what its deb target demands', async () => {
-    const require = createRequire(join(ROOT, 'package.json'));
-    const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as { validateConfiguration(config: unknown, logger: unknown): Promise<void> };
-    const { DebugLogger } = require('builder-util/out/DebugLogger') as { DebugLogger: new (enabled: boolean) => unknown };
-    await validateConfiguration(config, new DebugLogger(false));
-    // The deb target refuses to build without these (FpmTarget): a homepage and an author email.
-    assert.match(pkg.homepage ?? '', /^https:\/\//, 'package.json homepage');
-    assert.match(typeof pkg.author === 'object' ? (pkg.author.email ?? '') : (pkg.author ?? ''), /@/, 'package.json author email');
-    // deb.depends replaces electron-builder's defaults: they must all still be there.
+  it('should ship a deb only: an AppImage runs from a temporary mount that the MCP client configs would point into', () => {
+    assert.deepEqual(config.linux.target, ['deb']);
+  });
+
+  it('should describe the deb with a maintainer, a homepage and the GUI in its desktop entry', () => {
+    assert.ok(deb, 'electron-builder got as far as fpm');
+    assert.match(argAfter(deb.args, '--maintainer'), /<[^>]+@[^>]+>/);
+    assert.match(argAfter(deb.args, '--url'), /^https:\/\//);
+    assert.ok(deb.args.some((arg) => arg.endsWith(`=/opt/${config.productName}`)), 'the app goes to /opt');
+    assert.match(deb.desktopEntry, new RegExp(`^Exec=/opt/${config.productName}/tandem-app\\b`, 'm'), 'the menu entry starts the GUI binary');
+    assert.match(deb.desktopEntry, /^StartupWMClass=tandem-app$/m, 'and names the app_id Electron gives its windows (package.json desktopName)');
+    assert.ok(deb.args.some((arg) => arg.endsWith('=/usr/share/applications/tandem-app.desktop')), 'as tandem-app.desktop');
+  });
+
+  it('should keep electron-builder’s default deb dependencies and add what Electron and the backend need', () => {
     const { default: FpmTarget } = require('app-builder-lib/out/targets/FpmTarget') as { default: { prototype: { getDefaultDepends(target: string): string[] } } };
     const defaults = FpmTarget.prototype.getDefaultDepends.call(undefined, 'deb');
     const depends = config.deb?.depends ?? defaults;
-    for (const needed of [...defaults, 'libgbm1', 'libasound2']) assert.ok(depends.includes(needed), `deb.depends keeps ${needed}`);
+    for (const needed of [...defaults, 'libgbm1', 'libasound2', 'libxtst6', 'libxi6', 'at-spi2-core']) assert.ok(depends.includes(needed), `deb.depends keeps ${needed}`);
   });
 
-  it('should ship a deb whose `tandem` command is the CLI, not the GUI, and no AppImage', () => {
-    assert.deepEqual(config.linux.target, ['deb'], 'no AppImage: its temporary mount would break the configs MCP clients keep');
-    const gui = config.linux.executableName;
-    assert.ok(gui && gui !== 'tandem', '/usr/bin/tandem must be the launcher, not the GUI');
-    const afterInstall = readFileSync(join(ROOT, (config.deb as { afterInstall: string }).afterInstall), 'utf8');
-    assert.match(afterInstall, /ln -sf '\/opt\/\$\{sanitizedProductName\}\/resources\/bin\/tandem' \/usr\/bin\/tandem/);
-    assert.match(readFileSync(join(ROOT, 'assets/bin/tandem'), 'utf8'), new RegExp(`app="\\$resources/\\.\\./${gui}"`), 'the launcher runs the GUI binary by its name');
+  describe('the install scripts, run in a scratch root', () => {
+    let root: string;
+    let stubs: string;
+    let calls: string;
+    const appDir = (): string => join(root, 'opt', config.productName);
+
+    /** Fake system tools: each logs its name and arguments; `unshare` says whether user namespaces work. */
+    const stubTools = (userNamespaces: boolean, apparmor: boolean): void => {
+      stubs = join(root, 'stubs');
+      mkdirSync(stubs, { recursive: true });
+      calls = join(root, 'calls.log');
+      const tool = (name: string, status: number): void => {
+        writeFileSync(join(stubs, name), `#!/bin/sh\necho "${name} $*" >> '${calls}'\nexit ${status}\n`);
+        chmodSync(join(stubs, name), 0o755);
+      };
+      tool('unshare', userNamespaces ? 0 : 1);
+      tool('apparmor_status', apparmor ? 0 : 1);
+      tool('apparmor_parser', 0);
+      tool('update-desktop-database', 0);
+    };
+
+    const run = (script: string): void => {
+      const file = join(root, 'script.sh');
+      writeFileSync(file, script);
+      const result = spawnSync('/bin/sh', [file, 'configure'], { encoding: 'utf8', env: { PATH: `${stubs}:/usr/bin:/bin`, DPKG_ROOT: root } });
+      assert.equal(result.status, 0, result.stderr);
+    };
+
+    const prepareRoot = (): void => {
+      root = mkdtempSync(join(base, 'root-'));
+      mkdirSync(join(appDir(), 'resources'), { recursive: true });
+      writeFileSync(join(appDir(), 'chrome-sandbox'), '');
+      // The profile electron-builder wrote beside the app (see FpmTarget: resources/apparmor-profile).
+      writeFileSync(join(appDir(), 'resources', 'apparmor-profile'), readFileSync(join(resources, 'apparmor-profile')));
+    };
+
+    it('should link /usr/bin/tandem to the launcher, make the sandbox setuid without user namespaces and install the AppArmor profile', () => {
+      prepareRoot();
+      stubTools(false, true);
+      run(deb!.afterInstall);
+      assert.equal(readlinkSync(join(root, 'usr/bin/tandem')), `/opt/${config.productName}/resources/bin/tandem`, '/usr/bin/tandem is the CLI launcher');
+      assert.equal(statSync(join(appDir(), 'chrome-sandbox')).mode & 0o7777, 0o4755, 'the sandbox helper is setuid root');
+      assert.match(readFileSync(join(root, 'etc/apparmor.d/tandem-app'), 'utf8'), new RegExp(`profile "tandem-app" "/opt/${config.productName}/tandem-app"[^{]*\\{[^}]*userns`), 'the profile grants the GUI user namespaces');
+      const log = readFileSync(calls, 'utf8');
+      assert.match(log, /apparmor_parser --skip-kernel-load/, 'the profile was checked before it was installed');
+      assert.doesNotMatch(log, /--replace/, 'nothing is loaded into the running kernel for another root');
+    });
+
+    it('should leave the sandbox unprivileged where user namespaces work, and install no profile without AppArmor', () => {
+      prepareRoot();
+      stubTools(true, false);
+      run(deb!.afterInstall);
+      assert.equal(statSync(join(appDir(), 'chrome-sandbox')).mode & 0o7777, 0o755);
+      assert.equal(existsSync(join(root, 'etc/apparmor.d/tandem-app')), false);
+    });
+
+    it('should take the link and the profile away on removal, and leave a link that is not ours', () => {
+      prepareRoot();
+      stubTools(false, true);
+      run(deb!.afterInstall);
+      run(deb!.afterRemove);
+      assert.equal(existsSync(join(root, 'etc/apparmor.d/tandem-app')), false, 'profile removed');
+      assert.throws(() => lstatSync(join(root, 'usr/bin/tandem')), 'link removed');
+
+      symlinkSync('/usr/local/lib/other/tandem', join(root, 'usr/bin/tandem'));
+      run(deb!.afterRemove);
+      assert.equal(readlinkSync(join(root, 'usr/bin/tandem')), '/usr/local/lib/other/tandem', 'another program’s tandem is left alone');
+    });
   });
 
   it('should let an unsigned macOS build load its native modules', () => {

@@ -162,4 +162,27 @@ describe('live feed view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium
     await page.locator('[data-action="pause"]').click();
     assert.deepEqual((await view.calls()).find((call) => call.method === 'setPaused')?.request, { paused: true });
   });
+
+  it('should say why a call to the app failed: the history, pausing, a thumbnail, opening a file', async () => {
+    const failing = (reason: string) => ({ __reject: `Error invoking remote method 'x': Error: ${reason}` });
+    const view = await openView(browser, 'feed', {
+      listFeed: failing('the feed store is gone'),
+      getState: { paused: false, status: 'idle', current: null, platform: 'linux', version: '0.1.0' },
+      setPaused: failing('the engine is closing'),
+      getScreenshot: failing('permission denied reading the screenshot'),
+      openArtifact: failing('no file manager is installed'),
+    });
+    const { page } = view;
+    await page.locator('[data-failure]', { hasText: 'The earlier calls could not be loaded: the feed store is gone' }).waitFor({ timeout: 5000 });
+    await page.locator('[data-action="pause"]').click();
+    await page.locator('[data-failure]', { hasText: 'Pausing failed: the engine is closing' }).waitFor({ timeout: 5000 });
+
+    // A live card whose thumbnail and file cannot be had.
+    await view.emit('feed:call', { ...addCall, callId: 4242 } satisfies FeedCall);
+    const card = page.locator('.card[data-call-id="4242"]');
+    await card.locator('[data-failure]', { hasText: 'No thumbnail: permission denied reading the screenshot' }).waitFor({ timeout: 5000 });
+    await card.locator('button', { hasText: 'Show file' }).click();
+    await card.locator('[data-failure]', { hasText: 'The file could not be shown: no file manager is installed' }).waitFor({ timeout: 5000 });
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /Error invoking remote method/);
+  });
 });

@@ -147,4 +147,39 @@ describe('onboarding wizard', { skip: !chromiumAvailable() && 'no /usr/bin/chrom
     await page.locator('[data-action="retry"]').click();
     await page.locator('[data-permission="xinput"]').waitFor({ timeout: 5000 });
   });
+
+  it('should say why each other call failed: a request, a copy, the test, the client configs, finishing', async () => {
+    const failing = (reason: string) => ({ __reject: `Error invoking remote method 'x': Error: ${reason}` });
+    const view = await openView(browser, 'onboarding', {
+      checkPermissions: linuxChecks('denied'),
+      requestPermission: failing('no browser to open the page with'),
+      copyPermissionCommand: failing('the clipboard is not available'),
+      runTestRefresh: failing('the engine is closing'),
+      listMcpConfigs: failing('the launcher path could not be found'),
+      copyMcpConfig: failing('the clipboard is not available'),
+      finishOnboarding: failing('the settings folder is read-only'),
+    }, { width: 680, height: 900 });
+    const { page } = view;
+    await page.locator('[data-action="xinput"]').click();
+    await page.locator('[data-failure]', { hasText: 'The permissions could not be checked: no browser to open the page with' }).waitFor({ timeout: 5000 });
+    await page.locator('[data-action="copy-atspi-bus"]').click();
+    await page.locator('[data-permission="atspi-bus"] [data-failure]', { hasText: 'Copying the command failed: the clipboard is not available' }).waitFor({ timeout: 5000 });
+    assert.equal(await page.locator('[data-action="copy-atspi-bus"]').textContent(), 'Copy', 'not "Copied" when it was not');
+
+    await page.locator('[data-action="next"]').click();
+    await page.locator('[data-action="test"]').click();
+    await page.locator('[data-failure]', { hasText: 'The test could not run: the engine is closing' }).waitFor({ timeout: 5000 });
+    assert.equal(await page.locator('[data-action="test"]').isEnabled(), true, 'the test can be run again');
+
+    await page.locator('[data-action="next"]').click();
+    await page.locator('[data-failure]', { hasText: 'The client configurations could not be made: the launcher path could not be found' }).waitFor({ timeout: 5000 });
+    await view.setResponse('listMcpConfigs', configs);
+    await page.locator('[data-action="retry-configs"]').click();
+    await page.locator('.copy-block').first().waitFor({ timeout: 5000 });
+    await page.locator('[data-client="cursor"] button').click();
+    await page.locator('[data-client="cursor"] [data-failure]', { hasText: 'Copying failed: the clipboard is not available' }).waitFor({ timeout: 5000 });
+    await page.locator('[data-action="finish"]').click();
+    await page.locator('[data-failure]', { hasText: 'Closing the wizard failed: the settings folder is read-only' }).waitFor({ timeout: 5000 });
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /Error invoking remote method/);
+  });
 });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import sharp from 'sharp';
 import { OverlayController } from '../../src/main/overlayController.js';
 import { COUNTER, act, clickOn, engineFixture } from '../support/engineFixtures.js';
 import { createFakeElectron, FakeBrowserWindow } from './support/fakeElectron.js';
@@ -26,9 +27,9 @@ describe('overlay view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium' 
     // The page's background stays transparent so only the tint shows over the desktop.
     assert.equal(await page.evaluate('getComputedStyle(document.body).backgroundColor'), 'rgba(0, 0, 0, 0)');
 
-    await view.emit('overlay:state', { visible: true, label: 'AI: Clicking… — press Esc to cancel' });
+    await view.emit('overlay:state', { visible: true, label: 'Tandem is clicking in Mousepad — press Esc to take back control' });
     await page.locator('.overlay-pill').waitFor();
-    assert.equal(await page.locator('.overlay-label').textContent(), 'AI: Clicking… — press Esc to cancel');
+    assert.equal(await page.locator('.overlay-label').textContent(), 'Tandem is clicking in Mousepad — press Esc to take back control');
     assert.equal(await page.locator('.overlay-dot').count(), 1);
     const pill = await page.locator('.overlay-pill').boundingBox();
     assert.ok(pill, 'pill is laid out');
@@ -44,6 +45,20 @@ describe('overlay view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium' 
     await view.emit('overlay:state', { visible: false, label: '' });
     await page.locator('.overlay').waitFor({ state: 'detached' });
     assert.equal(await page.locator('.overlay-pill').count(), 0);
+  });
+
+  it('should be transparent before the bundle has run, in light and dark, so a loading overlay never flashes opaque', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page } = await openView(browser, 'overlay', {}, { width: 400, height: 300, colorScheme, javaScript: false });
+      await page.waitForLoadState('load');
+      const backgrounds = await page.evaluate('[getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).backgroundColor]');
+      assert.deepEqual(backgrounds, ['rgba(0, 0, 0, 0)', 'rgba(0, 0, 0, 0)'], `${colorScheme}: nothing painted before the view is set`);
+      // And the screen under it shows through: the page paints no pixel of its own.
+      const png = await page.screenshot({ omitBackground: true });
+      const { data } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      assert.ok(data.every((value, index) => index % 4 !== 3 || value === 0), `${colorScheme}: every pixel is transparent`);
+      await page.context().close();
+    }
   });
 
   it('should follow a real engine\'s guard through main\'s overlay controller', async () => {
@@ -67,7 +82,7 @@ describe('overlay view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium' 
     fixture.desktop.behave('click', { delayMs: 60_000, once: true });
     const action = fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
     await page.locator('.overlay-label').waitFor();
-    assert.equal(await page.locator('.overlay-label').textContent(), 'AI: Clicking… — press Esc to cancel');
+    assert.equal(await page.locator('.overlay-label').textContent(), 'Tandem is clicking in Counter — press Esc to take back control');
     assert.equal(fixture.desktop.guardEngaged, true);
     fixture.desktop.human.pressEscape();
     const result = await action;

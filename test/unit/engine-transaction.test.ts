@@ -49,7 +49,7 @@ describe('engine transaction', () => {
       'call-started', 'guard-engaged', 'step', 'step', 'step', 'guard-released', 'call-finished',
     ]);
     const engaged = events.find((e) => e.event === 'guard-engaged')!.payload as { label: string };
-    assert.equal(engaged.label, 'AI: Clicking… — press Esc to cancel');
+    assert.equal(engaged.label, 'Tandem is clicking in Counter — press Esc to take back control');
   });
 
   it('should not activate anything or move the cursor back when nothing needs it', async () => {

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EngineEventMap, EngineEventName } from '../../src/core/engineApi.js';
 import { TypedEmitter } from '../../src/core/events.js';
-import { attachServerOverlay, overlayText } from '../../src/core/serverOverlay.js';
+import { overlayText } from '../../src/core/overlayText.js';
+import { attachServerOverlay } from '../../src/core/serverOverlay.js';
 import { parseXSettings } from '../../src/backends/linux/xsettings.js';
 
 function harness(): { emit: <K extends EngineEventName>(event: K, payload: EngineEventMap[K]) => void; calls: string[]; detach: () => void } {
@@ -38,6 +39,25 @@ describe('server overlay', () => {
     detach();
     assert.deepEqual(calls, ['show Tandem is waiting in an app — press Esc to take back control', 'hide']);
     assert.equal(overlayText('Pressing keys', 'gedit'), 'Tandem is pressing keys in gedit — press Esc to take back control');
+  });
+});
+
+describe('server overlay: what it says and when it gives up waiting', () => {
+  it('should keep a long app name from pushing "press Esc" off the label', () => {
+    const text = overlayText('Typing', 'Q'.repeat(300));
+    assert.match(text, /^Tandem is typing in Q{39}… — press Esc to take back control$/);
+    assert.equal(overlayText('Clicking', '  '), 'Tandem is clicking in an app — press Esc to take back control');
+  });
+
+  it('should hide when a call ends and no release event ever comes', async () => {
+    const events = new TypedEmitter<EngineEventMap>();
+    const calls: string[] = [];
+    attachServerOverlay(events, { show: async () => void calls.push('show'), hide: async () => void calls.push('hide') }, 20);
+    events.emit('guard-engaged', { callId: 3, tool: 't', label: '', verb: 'Typing', app: 'x' });
+    events.emit('call-finished', { callId: 3, result: {} as EngineEventMap['call-finished']['result'] });
+    assert.deepEqual(calls, ['show'], 'not at once: a grace period may still hold the guard');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.deepEqual(calls, ['show', 'hide']);
   });
 });
 

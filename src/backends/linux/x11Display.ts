@@ -14,7 +14,6 @@ import { X11Input } from './x11Input.js';
 import { X11Windows } from './x11Windows.js';
 import { XInputGuard } from './xinputGuard.js';
 import { X11Overlay } from './x11Overlay.js';
-import { animationsEnabled } from './xsettings.js';
 
 type X11Primitives = Pick<
   Desktop,
@@ -169,10 +168,7 @@ export class X11Display implements X11Primitives {
 
   /** The overlay's windows on this (the server's own) connection, created once; null if that failed. */
   private overlaySurface(): Promise<X11Overlay | null> {
-    this.overlay ??= (async () => {
-      const pulse = this.overlayPulse ?? (await animationsEnabled(this.connection));
-      return X11Overlay.create(this.connection, { pulse });
-    })().catch((error: unknown) => {
+    this.overlay ??= X11Overlay.create(this.connection, { pulse: this.overlayPulse }).catch((error: unknown) => {
       console.error(`[x11] overlay unavailable: ${(error as Error).message}`);
       return null;
     });

@@ -1,8 +1,7 @@
 // XSETTINGS (freedesktop.org): the desktop's settings, published by its settings daemon as a
 // property of the window owning the _XSETTINGS_S<screen> selection. Read for one thing: whether
-// the person asked for reduced motion (Gtk/EnableAnimations = 0), which the overlay's pulse obeys.
-
-import type { X11Connection } from '../../../native/linux/x11Connection.js';
+// the person asked for reduced motion (Gtk/EnableAnimations = 0, see gtkAnimations.ts), which
+// the overlay's pulse obeys.
 
 export type XSettingValue = number | string | [number, number, number, number];
 
@@ -37,18 +36,4 @@ export function parseXSettings(data: Buffer): Map<string, XSettingValue> {
     }
   }
   return settings;
-}
-
-/** False when the desktop's settings ask for no animations; true when they don't, or there are none. */
-export async function animationsEnabled(connection: X11Connection): Promise<boolean> {
-  try {
-    const selection = await connection.atom('_XSETTINGS_S0');
-    const owner = await connection.request<number>((callback) => connection.client.GetSelectionOwner(selection, callback));
-    if (!owner) return true;
-    const property = await connection.property(owner, '_XSETTINGS_SETTINGS', 1 << 20);
-    if (!property) return true;
-    return parseXSettings(property.data).get('Gtk/EnableAnimations') !== 0;
-  } catch {
-    return true;
-  }
 }

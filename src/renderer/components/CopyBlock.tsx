@@ -4,11 +4,18 @@
 import { useState } from 'react';
 import type { McpClientConfig } from '../../shared/types.js';
 import { tandem } from '../api.js';
+import { useFailure } from '../useFailure.js';
+import { FailureNote } from './FailureNote.js';
 
 export function CopyBlock({ config }: { config: McpClientConfig }) {
   const [copied, setCopied] = useState(false);
+  const { error, attempt } = useFailure();
   const copy = async () => {
-    await tandem().copyMcpConfig({ client: config.client });
+    const done = await attempt('Copying failed', async () => {
+      await tandem().copyMcpConfig({ client: config.client });
+      return true;
+    });
+    if (!done) return;
     setCopied(true);
     setTimeout(() => setCopied(false), 1500);
   };
@@ -20,6 +27,7 @@ export function CopyBlock({ config }: { config: McpClientConfig }) {
           {copied ? 'Copied' : 'Copy'}
         </button>
       </header>
+      <FailureNote error={error} />
       <p className="muted">{config.where}</p>
       <pre>{config.text}</pre>
     </section>

@@ -3,7 +3,9 @@
 import { useEffect, useState } from 'react';
 import type { FeedCall } from '../../shared/types.js';
 import { tandem } from '../api.js';
+import { useFailure } from '../useFailure.js';
 import { DiffView } from './DiffView.js';
+import { FailureNote } from './FailureNote.js';
 import { formatArgs } from '../formatArgs.js';
 
 const STATE_TEXT: Record<FeedCall['state'], string> = {
@@ -19,20 +21,19 @@ function duration(ms: number | undefined): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-function Screenshot({ callId }: { callId: number }) {
+function Screenshot({ callId, open }: { callId: number; open(target: 'screenshot'): void }) {
   const [url, setUrl] = useState<string | null>(null);
+  const { error, attempt } = useFailure();
   useEffect(() => {
     let live = true;
-    void tandem()
-      .getScreenshot({ callId })
-      .then((data) => live && setUrl(data));
+    void attempt('No thumbnail', () => tandem().getScreenshot({ callId })).then((data) => live && data && setUrl(data));
     return () => {
       live = false;
     };
-  }, [callId]);
-  if (!url) return <div className="thumb placeholder" />;
+  }, [callId, attempt]);
+  if (!url) return <div className="thumb placeholder">{error && <FailureNote error={error} />}</div>;
   return (
-    <button type="button" className="thumb" onClick={() => void tandem().openArtifact({ callId, target: 'screenshot' })} title="Show the screenshot file">
+    <button type="button" className="thumb" onClick={() => open('screenshot')} title="Show the screenshot file">
       <img src={url} alt="Screenshot after the call" />
     </button>
   );
@@ -40,6 +41,10 @@ function Screenshot({ callId }: { callId: number }) {
 
 export function FeedCard({ call }: { call: FeedCall }) {
   const args = formatArgs(call.args);
+  const opening = useFailure();
+  const open = (target: 'screenshot' | 'file' | 'folder'): void => {
+    void opening.attempt(target === 'folder' ? 'The folder could not be opened' : 'The file could not be shown', () => tandem().openArtifact({ callId: call.callId, target }));
+  };
   return (
     <article className={`card state-${call.state}`} data-call-id={call.callId} data-state={call.state}>
       <header className="card-head">
@@ -62,18 +67,19 @@ export function FeedCard({ call }: { call: FeedCall }) {
       {call.error && <p className={call.state === 'error' ? 'error-text' : 'notice-text'}>{call.error.message}</p>}
       <div className="card-body">
         {call.diff && <DiffView diff={call.diff} />}
-        {call.hasScreenshot && <Screenshot callId={call.callId} />}
+        {call.hasScreenshot && <Screenshot callId={call.callId} open={open} />}
       </div>
       {call.state !== 'running' && (call.file || call.hasScreenshot) && (
         <footer className="card-actions">
           {call.file && (
-            <button type="button" className="button small quiet" onClick={() => void tandem().openArtifact({ callId: call.callId, target: 'file' })}>
+            <button type="button" className="button small quiet" onClick={() => open('file')}>
               Show file
             </button>
           )}
-          <button type="button" className="button small quiet" onClick={() => void tandem().openArtifact({ callId: call.callId, target: 'folder' })}>
+          <button type="button" className="button small quiet" onClick={() => open('folder')}>
             Open folder
           </button>
+          <FailureNote error={opening.error} />
         </footer>
       )}
     </article>

@@ -3,7 +3,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { AppStateView, FeedCall } from '../../shared/types.js';
 import { tandem } from '../api.js';
+import { FailureNote } from '../components/FailureNote.js';
 import { FeedCard } from '../components/FeedCard.js';
+import { useFailure } from '../useFailure.js';
 
 /** Cards kept in the window (main keeps its own, larger history). */
 export const FEED_LIMIT = 100;
@@ -19,14 +21,23 @@ export function Feed() {
   const [calls, setCalls] = useState<FeedCall[]>([]);
   const [state, setState] = useState<AppStateView | null>(null);
   const [client, setClient] = useState<string>('');
+  // One per call: a later success of another call must not hide this one's failure.
+  const history = useFailure();
+  const reading = useFailure();
+  const pausing = useFailure();
 
   useEffect(() => {
     const api = tandem();
     const stops = [api.onFeedCall((card) => setCalls((previous) => upsert(previous, card))), api.onAppState(setState)];
-    void api.listFeed().then((list) => setCalls((previous) => list.reduce(upsert, previous)));
-    void api.getState().then(setState);
+    void history.attempt('The earlier calls could not be loaded', () => api.listFeed()).then((list) => list && setCalls((previous) => list.reduce(upsert, previous)));
+    void reading.attempt('The app state could not be read', () => api.getState()).then((view) => view && setState(view));
     return () => stops.forEach((stop) => stop());
-  }, []);
+  }, [history.attempt, reading.attempt]);
+
+  const togglePause = async (paused: boolean) => {
+    const view = await pausing.attempt(paused ? 'Pausing failed' : 'Resuming failed', () => tandem().setPaused({ paused }));
+    if (view) setState(view);
+  };
 
   const clients = useMemo(() => [...new Set(calls.map((call) => call.clientId).filter((id): id is string => Boolean(id)))], [calls]);
   const shown = calls.filter((call) => !client || call.clientId === client).reverse();
@@ -53,12 +64,15 @@ export function Feed() {
             </select>
           </label>
           {state && (
-            <button type="button" className={`button ${state.paused ? 'primary' : ''}`} onClick={() => void tandem().setPaused({ paused: !state.paused }).then(setState)} data-action="pause">
+            <button type="button" className={`button ${state.paused ? 'primary' : ''}`} onClick={() => void togglePause(!state.paused)} data-action="pause">
               {state.paused ? 'Resume agent control' : 'Pause agent control'}
             </button>
           )}
         </div>
       </header>
+      <FailureNote error={pausing.error} />
+      <FailureNote error={history.error} />
+      <FailureNote error={reading.error} />
       {shown.length === 0 ? (
         <p className="empty muted">No tool calls yet. When an AI client uses Tandem, each call shows up here.</p>
       ) : (

@@ -3,19 +3,26 @@
 // `tandem doctor` checks and their remedies — then a harmless test on a real app, then the MCP
 // client configs to copy.
 
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { McpClientConfig, PermissionItem, TestRunResult } from '../../shared/types.js';
 import { tandem } from '../api.js';
 import { CopyBlock } from '../components/CopyBlock.js';
+import { FailureNote } from '../components/FailureNote.js';
 import { StateBadge } from '../components/StateBadge.js';
+import { useFailure } from '../useFailure.js';
 import { usePermissions } from '../usePermissions.js';
 
 type Step = { kind: 'permission'; item: PermissionItem } | { kind: 'checks' } | { kind: 'test' } | { kind: 'clients' };
 
 function CommandRemedy({ id, command }: { id: string; command: string }) {
   const [copied, setCopied] = useState(false);
+  const { error, attempt } = useFailure();
   const copy = async () => {
-    await tandem().copyPermissionCommand({ id });
+    const done = await attempt('Copying the command failed', async () => {
+      await tandem().copyPermissionCommand({ id });
+      return true;
+    });
+    if (!done) return;
     setCopied(true);
     setTimeout(() => setCopied(false), 1500);
   };
@@ -25,6 +32,7 @@ function CommandRemedy({ id, command }: { id: string; command: string }) {
       <button type="button" className="button small" onClick={copy} data-action={`copy-${id}`} aria-label="Copy the command">
         {copied ? 'Copied' : 'Copy'}
       </button>
+      <FailureNote error={error} />
     </div>
   );
 }
@@ -78,13 +86,11 @@ function ChecksStep({ items, onRequest }: { items: PermissionItem[]; onRequest(i
 function TestStep() {
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<TestRunResult | null>(null);
+  const { error, attempt } = useFailure();
   const run = async () => {
     setRunning(true);
-    try {
-      setResult(await tandem().runTestRefresh());
-    } finally {
-      setRunning(false);
-    }
+    setResult((await attempt('The test could not run', () => tandem().runTestRefresh())) ?? null);
+    setRunning(false);
   };
   return (
     <div className="step-body">
@@ -93,6 +99,7 @@ function TestStep() {
       <button type="button" className="button" onClick={run} disabled={running} data-action="test">
         {running ? 'Reading…' : 'Run the test'}
       </button>
+      <FailureNote error={error} />
       {result && (
         <div className={`test-result ${result.ok ? 'ok' : 'failed'}`} data-ok={result.ok}>
           <strong>{result.ok ? 'It works.' : 'It did not work.'}</strong> {result.summary}
@@ -105,13 +112,23 @@ function TestStep() {
 
 function ClientsStep() {
   const [configs, setConfigs] = useState<McpClientConfig[]>([]);
+  const { error, attempt } = useFailure();
+  const load = useCallback(async () => setConfigs((await attempt('The client configurations could not be made', () => tandem().listMcpConfigs())) ?? []), [attempt]);
   useEffect(() => {
-    void tandem().listMcpConfigs().then(setConfigs);
-  }, []);
+    void load();
+  }, [load]);
   return (
     <div className="step-body">
       <h2>Connect your AI client</h2>
       <p className="muted">Each client starts Tandem's launcher, which talks to this app.</p>
+      {error && (
+        <>
+          <FailureNote error={error} />
+          <button type="button" className="button small" onClick={() => void load()} data-action="retry-configs">
+            Try again
+          </button>
+        </>
+      )}
       {configs.map((config) => (
         <CopyBlock key={config.client} config={config} />
       ))}
@@ -121,6 +138,7 @@ function ClientsStep() {
 
 export function Onboarding() {
   const { view, error, request, recheck } = usePermissions();
+  const finishing = useFailure();
   const [index, setIndex] = useState(0);
   if (!view && error) {
     return (
@@ -158,12 +176,15 @@ export function Onboarding() {
       {current.kind === 'checks' && <ChecksStep items={view.items} onRequest={onRequest} />}
       {current.kind === 'test' && <TestStep />}
       {current.kind === 'clients' && <ClientsStep />}
+      {/* The last check or request failed: what is shown may be stale, and the person should know why. */}
+      <FailureNote error={error && `The permissions could not be checked: ${error}`} />
+      <FailureNote error={finishing.error} />
       <footer className="wizard-footer">
         <button type="button" className="button quiet" disabled={index === 0} onClick={() => setIndex(index - 1)}>
           Back
         </button>
         {last ? (
-          <button type="button" className="button primary" onClick={() => void tandem().finishOnboarding()} data-action="finish">
+          <button type="button" className="button primary" onClick={() => void finishing.attempt('Closing the wizard failed', () => tandem().finishOnboarding())} data-action="finish">
             Done
           </button>
         ) : (

@@ -13,7 +13,7 @@ export function Overlay() {
     <div className="overlay" role="status" aria-live="polite">
       <div className="overlay-pill">
         <span className="overlay-dot" aria-hidden="true" />
-        <span className="overlay-label">{state.label || 'AI: Working… — press Esc to cancel'}</span>
+        <span className="overlay-label">{state.label || 'Tandem is working — press Esc to take back control'}</span>
       </div>
     </div>
   );

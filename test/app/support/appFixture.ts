@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { startServeHost } from '../../../src/launcher/commands/serve.js';
 import type { SocketHost } from '../../../src/launcher/socketHost.js';
 import { startTandemApp, type TandemApp } from '../../../src/main/tandemApp.js';
+import type { EngineOptions } from '../../../src/core/engine.js';
 import { counterDesktop, engineFixture, type EngineFixture } from '../../support/engineFixtures.js';
 import type { ScriptedDesktop } from '../../support/scriptedDesktop.js';
 import { createFakeElectron, FakeBrowserWindow, type FakeElectron, type FakeTray } from './fakeElectron.js';
@@ -22,27 +23,37 @@ export interface AppFixture {
   logs: string[];
   host(): SocketHost | undefined;
   engineCreated(): number;
+  /** What the app asked of each engine it made (whether the engine draws the overlay itself). */
+  engineRequests(): Array<{ serverOverlay: boolean }>;
   /** Windows showing a view (`overlay`, `feed`, `onboarding`). */
   windowsOf(view: string): FakeBrowserWindow[];
   cleanup(): Promise<void>;
 }
 
 export async function startApp(
-  options: { displays?: FakeElectron['fake']['displays']; desktop?: ScriptedDesktop; platform?: NodeJS.Platform; beforeStart?(electron: FakeElectron): void } = {},
+  options: {
+    displays?: FakeElectron['fake']['displays'];
+    desktop?: ScriptedDesktop;
+    platform?: NodeJS.Platform;
+    engineOptions?: Partial<EngineOptions>;
+    beforeStart?(electron: FakeElectron): void;
+  } = {},
 ): Promise<AppFixture> {
   const electron = createFakeElectron({ displays: options.displays });
   options.beforeStart?.(electron);
-  const fixture = await engineFixture(options.desktop ?? counterDesktop());
+  const fixture = await engineFixture(options.desktop ?? counterDesktop(), options.engineOptions);
   const base = await mkdtemp(join(tmpdir(), 'tandem-app-test-'));
   const socketDir = join(base, 'run');
   const logs: string[] = [];
   let host: SocketHost | undefined;
   let created = 0;
+  const engineRequests: Array<{ serverOverlay: boolean }> = [];
   const app = await startTandemApp({
     electron,
     platform: options.platform ?? 'linux',
-    createEngine: async () => {
+    createEngine: async (engineOptions) => {
       created++;
+      engineRequests.push(engineOptions);
       return fixture.engine;
     },
     startHost: async (engine) => {
@@ -64,6 +75,7 @@ export async function startApp(
     logs,
     host: () => host,
     engineCreated: () => created,
+    engineRequests: () => engineRequests,
     windowsOf: (view) => FakeBrowserWindow.all.filter((window) => window.loaded?.query?.view === view && !window.isDestroyed()),
     async cleanup() {
       await app.shutdown();

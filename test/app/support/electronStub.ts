@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 const STUB = `
 import { writeFileSync } from 'node:fs';
 const statePath = process.env.TANDEM_STUB_STATE;
-const state = { tray: [], tooltip: '', windows: [], quit: 0 };
+const state = { tray: [], tooltip: '', windows: [], quit: 0, errorBoxes: [] };
 let trayTemplate = [];
 const dump = () => writeFileSync(statePath, JSON.stringify(state));
 const labels = (items) => items.map((item) => item.type === 'separator' ? '—' : item.label);
@@ -51,24 +51,34 @@ export const ipcMain = { handle: () => {}, removeHandler: () => {} };
 export const screen = { getAllDisplays: () => [{ id: 1, bounds: { x: 0, y: 0, width: 1024, height: 768 } }], on: () => {} };
 export const shell = { openPath: async () => '', showItemInFolder: () => {}, openExternal: async () => {} };
 export const clipboard = { writeText: () => {} };
+export const dialog = { showErrorBox: (title, content) => { state.errorBoxes.push({ title, content }); dump(); } };
 export const nativeImage = { createFromPath: (path) => ({ path }) };
 export const systemPreferences = { isTrustedAccessibilityClient: () => false, getMediaAccessStatus: () => 'unknown' };
 // The test's "click Quit in the tray".
 process.on('SIGUSR2', () => trayTemplate.find((item) => item.id === 'quit').click());
 `;
 
-const HOOK = `
+const hook = (broken: readonly string[]): string => `
+const BROKEN = ${JSON.stringify(broken)};
 export async function resolve(specifier, context, next) {
   if (specifier === 'electron') return { url: new URL('./electron-stub.mjs', import.meta.url).href, shortCircuit: true };
+  if (BROKEN.includes(specifier)) return { url: new URL('./broken-module.mjs', import.meta.url).href + '?' + specifier, shortCircuit: true };
   return next(specifier, context);
 }
 `;
 
+/** What a native module that cannot load does (sharp with the wrong @img platform package). */
+const BROKEN_MODULE = `throw new Error('Could not load the module using the ' + process.platform + '-' + process.arch + ' runtime (stand-in for a wrong-architecture native package)');\n`;
 
-/** Writes the stub and its resolve hook into `dir`; returns the URL to pass to `node --import`. */
-export async function writeElectronStub(dir: string): Promise<string> {
+
+/**
+ * Writes the stub and its resolve hook into `dir`; returns the URL to pass to `node --import`.
+ * `broken` modules throw when imported, as a native module built for another platform does.
+ */
+export async function writeElectronStub(dir: string, options: { broken?: string[] } = {}): Promise<string> {
   await writeFile(join(dir, 'electron-stub.mjs'), STUB);
-  await writeFile(join(dir, 'hook.mjs'), HOOK);
+  await writeFile(join(dir, 'broken-module.mjs'), BROKEN_MODULE);
+  await writeFile(join(dir, 'hook.mjs'), hook(options.broken ?? []));
   await writeFile(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hook.mjs')).href)});\n`);
   return pathToFileURL(join(dir, 'register.mjs')).href;
 }

@@ -69,13 +69,15 @@ export async function openView(
   browser: Browser,
   view: 'overlay' | 'onboarding' | 'feed',
   responses: FakeResponses,
-  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
+  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; javaScript?: boolean } = {},
 ): Promise<ViewPage> {
   const outDir = await buildRenderer();
   const context = await browser.newContext({
     viewport: { width: options.width ?? 760, height: options.height ?? 820 },
     colorScheme: options.colorScheme ?? 'light',
     deviceScaleFactor: 1,
+    // Off: the page as it is before the bundle has run (what a window shows while it loads).
+    javaScriptEnabled: options.javaScript ?? true,
   });
   const page = await context.newPage();
   await page.route(`${ORIGIN}/**`, async (route) => {
