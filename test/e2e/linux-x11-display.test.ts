@@ -355,8 +355,9 @@ describe('X11Display on a virtual desktop', { timeout: 120_000 }, () => {
       await focus(blue);
       let escapes = 0;
       const humanInputs: string[] = [];
+      const lost: string[] = [];
       const started = performance.now();
-      const guard = await display.engageGuard({ onEscape: () => escapes++, onHumanInput: (kind) => humanInputs.push(kind) }, progress());
+      const guard = await display.engageGuard({ onEscape: () => escapes++, onHumanInput: (kind) => humanInputs.push(kind), onLost: (reason) => lost.push(reason) }, progress());
       t.diagnostic(`engageGuard (first of this display): ${(performance.now() - started).toFixed(1)} ms`);
       let mark = blue.output.mark();
       try {
@@ -382,11 +383,12 @@ describe('X11Display on a virtual desktop', { timeout: 120_000 }, () => {
       await human.pressKey('escape');
       await blue.output.waitFor((line) => line.key === 'Escape', 5000, mark);
       assert.equal(escapes, 1, 'no Esc callback once released');
+      assert.deepEqual(lost, [], 'a release is not a loss');
 
       const cycles: number[] = [];
       for (let round = 0; round < 20; round++) {
         const cycleStart = performance.now();
-        await (await display.engageGuard({ onEscape() {}, onHumanInput() {} }, progress())).release();
+        await (await display.engageGuard({ onEscape() {}, onHumanInput() {}, onLost() {} }, progress())).release();
         cycles.push(performance.now() - cycleStart);
       }
       cycles.sort((a, b) => a - b);
@@ -403,7 +405,7 @@ describe('X11Display on a virtual desktop', { timeout: 120_000 }, () => {
       await hierarchy.connection.sync();
       let guard: EngagedGuard | undefined;
       try {
-        guard = await display.engageGuard({ onEscape() {}, onHumanInput() {} }, progress());
+        guard = await display.engageGuard({ onEscape() {}, onHumanInput() {}, onLost() {} }, progress());
         hierarchy.attach(mouse.deviceId, mouse.attachment);
         await hierarchy.connection.sync();
         await pause(200);
@@ -507,7 +509,7 @@ function spawnGuardChild(displayName: string): ChildProcess {
     const { X11Display } = await import(${JSON.stringify(module)});
     const display = await X11Display.open({ display: ${JSON.stringify(displayName)} });
     const progress = { signal: new AbortController().signal, deadline: Date.now() + 60000, log() {} };
-    await display.engageGuard({ onEscape() {}, onHumanInput() {} }, progress);
+    await display.engageGuard({ onEscape() {}, onHumanInput() {}, onLost() {} }, progress);
     console.log('engaged');
     setInterval(() => {}, 1000);
   `;
