@@ -14,6 +14,7 @@ test('should start the guard worker and report its failure as an error, not a ha
       maxLifetimeMs: 5000,
       heartbeatEveryMs: 100,
       startTimeoutMs: 15_000,
+      releaseAckMs: 500,
     }),
     (error: Error & { code?: string }) => error.code === 'unsupported' && /only load on darwin/.test(error.message),
   );

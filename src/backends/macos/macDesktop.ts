@@ -22,7 +22,7 @@ import { AxElementRegistry, AxSession } from './axElement.js';
 import { waitForQuietAx } from './axObserverSettle.js';
 import { AxTreeReader } from './axTree.js';
 import { CGEventInput, planText } from './cgEvents.js';
-import { engageTapGuard } from './cgEventTapGuard.js';
+import { DEFAULT_TAP_GUARD_OPTIONS, engageTapGuard } from './cgEventTapGuard.js';
 import { readWindowList } from './cgWindows.js';
 import { MacApps } from './macApps.js';
 import { readDisplays } from './macDisplays.js';
@@ -160,7 +160,7 @@ export class MacDesktop implements Desktop {
   }
 
   engageGuard(listener: GuardListener, progress: Progress): Promise<EngagedGuard> {
-    return engageTapGuard(listener, progress);
+    return engageTapGuard(listener, progress, DEFAULT_TAP_GUARD_OPTIONS, { native: this.native });
   }
 
   checkPermissions(_progress: Progress): Promise<PermissionCheck[]> {
