@@ -110,7 +110,7 @@ export async function engageTapGuard(
   /** The worker said the tap is down, or exited. */
   let workerDone = false;
   let lostReported = false;
-  let heartbeat: NodeJS.Timeout | undefined;
+  const timers: { heartbeat?: NodeJS.Timeout } = {};
   let onWorkerDone: (() => void) | undefined;
 
   const safely = (call: () => void): void => {
@@ -150,7 +150,7 @@ export async function engageTapGuard(
   const reportLost = (reason: string): void => {
     if (!engaged || releasing || lostReported) return;
     lostReported = true;
-    clearInterval(heartbeat);
+    clearInterval(timers.heartbeat);
     console.error(`[tandem] the input guard was lost: ${reason}`);
     safely(() => listener.onLost(reason));
   };
@@ -197,7 +197,7 @@ export async function engageTapGuard(
     worker.on('exit', () => {
       clearTimeout(timer);
       workerDone = true;
-      clearInterval(heartbeat);
+      clearInterval(timers.heartbeat);
       afterWorkerGone();
       onWorkerDone?.();
       reportLost('the guard thread exited');
@@ -238,14 +238,14 @@ export async function engageTapGuard(
     throw error;
   }
   engaged = true;
-  heartbeat = setInterval(() => {
+  timers.heartbeat = setInterval(() => {
     try {
       worker.postMessage({ type: 'heartbeat' });
     } catch {
       // the worker is gone: its 'exit' reports it
     }
   }, options.heartbeatEveryMs);
-  heartbeat.unref(); // a forgotten release must not keep the process alive (the worker times out on its own)
+  timers.heartbeat.unref(); // a forgotten release must not keep the process alive (the worker times out on its own)
 
   return {
     oursSeen: () => shared.oursSeen,
@@ -254,7 +254,7 @@ export async function engageTapGuard(
     },
     release(): Promise<void> {
       releasing ??= (async () => {
-        clearInterval(heartbeat);
+        clearInterval(timers.heartbeat);
         try {
           await stopWorker(options.releaseAckMs);
         } catch (error) {
