@@ -77,6 +77,12 @@ export class FakeMacNative implements MacNative {
   /** Called on each CFRunLoopRunInMode (to fire observer callbacks in tests). */
   onRunLoop: (() => void) | null = null;
   cursor: CGPoint = { x: 10, y: 20 };
+  /**
+   * Like Apple Silicon's CoreFoundation: equal short strings and small numbers come back as the
+   * same pointer, with +1 each time (interned / cached values). Off by default.
+   */
+  internValues = false;
+  private readonly interned = new Map<string, Ref>();
   tapEnabled = false;
   invalidatedPorts: Ref[] = [];
 
@@ -128,11 +134,23 @@ export class FakeMacNative implements MacNative {
   }
 
   string(text: string, permanent = false): Ref {
+    if (!permanent && text.length <= 7) return this.intern(`s:${text}`, () => this.alloc('string', { value: text }));
     return this.alloc('string', { value: text }, permanent);
   }
 
   private number(value: number): Ref {
+    if (Number.isInteger(value) && Math.abs(value) < 256) return this.intern(`n:${value}`, () => this.alloc('number', { value }));
     return this.alloc('number', { value });
+  }
+
+  /** The cached object again (+1) while it lives, when interning is on; else a new one. */
+  private intern(key: string, create: () => Ref): Ref {
+    if (!this.internValues) return create();
+    const cached = this.interned.get(key);
+    if (cached !== undefined && this.heap.get(cached)!.count > 0) return this.retain(cached);
+    const ref = create();
+    this.interned.set(key, ref);
+    return ref;
   }
 
   private boolRef(value: boolean): Ref {
