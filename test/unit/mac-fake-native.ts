@@ -11,6 +11,15 @@ import type {
   WindowInfoKey,
 } from '../../native/macos/macNative.js';
 import { WINDOW_INFO_KEYS } from '../../native/macos/macNative.js';
+import type { ProcBsdInfo } from '../../native/macos/procBsdInfo.js';
+
+/** A process in the fake's process table (libproc), with what AppKit says of it when it is an app. */
+export interface FakeProcess extends ProcBsdInfo {
+  path?: string;
+  /** NSRunningApplication: 0 regular, 1 accessory, 2 prohibited; undefined = AppKit does not know it. */
+  activationPolicy?: number;
+  localizedName?: string;
+}
 
 type Kind = 'string' | 'number' | 'boolean' | 'array' | 'dictionary' | 'null' | 'axvalue' | 'element' | 'event' | 'port' | 'source' | 'observer' | 'runloop';
 
@@ -72,6 +81,9 @@ export class FakeMacNative implements MacNative {
   readonly unregistered: Ref[] = [];
   readonly runLoopSources = new Set<Ref>();
   trusted = true;
+  /** The system-wide element; its AXFocusedApplication is the app of `focusedPid`. */
+  readonly systemWide: FakeElement = {};
+  focusedPid: number | null = null;
   tapAllowed = true;
   observerAllowed = true;
   /** Called on each CFRunLoopRunInMode (to fire observer callbacks in tests). */
@@ -222,6 +234,10 @@ export class FakeMacNative implements MacNative {
         return { error: 0, value: this.retain(this.boolRef(element.focused ?? false)) };
       case 'AXSelected':
         return has(element.selected) ? { error: 0, value: this.retain(this.boolRef(element.selected!)) } : { error: -25205, value: null };
+      case 'AXFocusedApplication': {
+        const app = element === this.systemWide && this.focusedPid !== null ? this.apps.get(this.focusedPid) : undefined;
+        return app ? { error: 0, value: this.retain(this.elementRef(app)) } : { error: -25212, value: null };
+      }
       case 'AXChildren':
       case 'AXWindows': {
         const children = (element.children ?? []).filter((c) => name === 'AXChildren' || c.role === 'AXWindow');
@@ -332,7 +348,7 @@ export class FakeMacNative implements MacNative {
       if (!app) return this.retain(this.elementRef({ error: -25202 }));
       return this.retain(this.elementRef(app));
     },
-    AXUIElementCreateSystemWide: () => this.alloc('element', { value: {} }),
+    AXUIElementCreateSystemWide: () => this.retain(this.elementRef(this.systemWide)),
     AXUIElementGetTypeID: () => TYPE_IDS.element,
     AXValueGetTypeID: () => TYPE_IDS.axvalue,
     AXUIElementCopyAttributeValue: (element, attribute, out) => {
@@ -381,8 +397,16 @@ export class FakeMacNative implements MacNative {
       return seconds > 0 ? 0 : -25201;
     },
     AXUIElementGetPid: (element, out) => {
-      const el = this.elementOf(element);
-      for (const [pid, app] of this.apps) if (app === el) out[0] = pid;
+      const pid = this.pidOf(this.elementOf(element));
+      if (pid === undefined) return -25202;
+      out[0] = pid;
+      return 0;
+    },
+    AXUIElementCopyElementAtPosition: (element, x, y, out) => {
+      this.object(element, 'element at position');
+      const hit = this.elementAt(x, y);
+      if (!hit) return -25212;
+      out[0] = this.retain(this.elementRef(hit));
       return 0;
     },
     _AXUIElementGetWindow: (element, out) => {
@@ -418,6 +442,31 @@ export class FakeMacNative implements MacNative {
     AXObserverGetRunLoopSource: (observer) => (this.object(observer, 'observer').value as { source: Ref }).source,
     kAXTrustedCheckOptionPrompt: this.alloc('string', { value: 'AXTrustedCheckOptionPrompt' }, true),
   };
+
+  /** The deepest element of any app whose frame holds the point (what AX hit-testing answers). */
+  private elementAt(x: number, y: number): FakeElement | null {
+    const inside = (el: FakeElement): boolean =>
+      !!el.position && !!el.size && x >= el.position.x && y >= el.position.y && x < el.position.x + el.size.width && y < el.position.y + el.size.height;
+    const deepest = (el: FakeElement): FakeElement | null => {
+      for (const child of el.children ?? []) {
+        const hit = deepest(child);
+        if (hit) return hit;
+      }
+      return inside(el) ? el : null;
+    };
+    for (const app of this.apps.values()) {
+      const hit = deepest(app);
+      if (hit) return hit;
+    }
+    return null;
+  }
+
+  /** The app (pid) an element belongs to, for AXUIElementGetPid on any element of its tree. */
+  pidOf(element: FakeElement): number | undefined {
+    const within = (root: FakeElement): boolean => root === element || (root.children ?? []).some(within);
+    for (const [pid, app] of this.apps) if (within(app)) return pid;
+    return undefined;
+  }
 
   /** Fires the observer callback registered through AXObserverCreate (as the run loop would). */
   fireObserver(observer: Ref, notification = 'AXValueChanged'): void {
@@ -505,18 +554,65 @@ export class FakeMacNative implements MacNative {
     windowInfoKeys: Object.fromEntries(WINDOW_INFO_KEYS.map((key) => [key, this.string(key, true)])) as Record<WindowInfoKey, Ref>,
   };
 
+  /** The process table libproc reads. */
+  processes: FakeProcess[] = [];
+
+  readonly proc: MacNative['proc'] = {
+    proc_listallpids: () => this.processes.map((p) => p.pid),
+    proc_bsdinfo: (pid) => {
+      const found = this.processes.find((p) => p.pid === pid);
+      return found ? { pid: found.pid, ppid: found.ppid, uid: found.uid, comm: found.comm, name: found.name, startMs: found.startMs } : null;
+    },
+    proc_pidpath: (pid) => this.processes.find((p) => p.pid === pid)?.path ?? null,
+  };
+
+  // A sliver of the Objective-C runtime: NSRunningApplication by pid (activationPolicy,
+  // localizedName, bundleIdentifier) over the process table. Objects are plain tagged numbers.
+  private readonly selectors = new Map<string, bigint>();
+  private readonly objcObjects = new Map<bigint, { kind: 'class' } | { kind: 'app'; process: FakeProcess } | { kind: 'string'; text: string }>();
+  private nextObjc = 0x7000_0000n;
+  private objcObject(value: { kind: 'class' } | { kind: 'app'; process: FakeProcess } | { kind: 'string'; text: string }): bigint {
+    const ref = (this.nextObjc += 0x10n);
+    this.objcObjects.set(ref, value);
+    return ref;
+  }
+  private selector(ref: bigint): string {
+    for (const [name, value] of this.selectors) if (value === ref) return name;
+    throw new Error(`unknown selector ${ref}`);
+  }
+  private readonly runningApplicationClass = this.objcObject({ kind: 'class' });
+
   readonly objc: MacNative['objc'] = {
-    objc_getClass: () => null,
-    sel_registerName: () => 1n,
+    objc_getClass: (name) => (name === 'NSRunningApplication' ? this.runningApplicationClass : null),
+    sel_registerName: (name) => {
+      if (!this.selectors.has(name)) this.selectors.set(name, BigInt(this.selectors.size + 1));
+      return this.selectors.get(name)!;
+    },
     objc_autoreleasePoolPush: () => 2n,
     objc_autoreleasePoolPop: () => undefined,
-    msgSend_id: () => null,
-    msgSend_id_i32: () => null,
+    msgSend_id: (receiver, selector) => {
+      const object = this.objcObjects.get(receiver);
+      if (object?.kind !== 'app') return null;
+      const name = this.selector(selector);
+      if (name === 'localizedName' && object.process.localizedName !== undefined) return this.objcObject({ kind: 'string', text: object.process.localizedName });
+      return null;
+    },
+    msgSend_id_i32: (receiver, selector, pid) => {
+      if (receiver !== this.runningApplicationClass || this.selector(selector) !== 'runningApplicationWithProcessIdentifier:') return null;
+      const process = this.processes.find((p) => p.pid === pid && p.activationPolicy !== undefined);
+      return process ? this.objcObject({ kind: 'app', process }) : null;
+    },
     msgSend_id_u64: () => null,
     msgSend_u64: () => 0,
-    msgSend_i64: () => 0,
+    msgSend_i64: (receiver, selector) => {
+      const object = this.objcObjects.get(receiver);
+      return object?.kind === 'app' && this.selector(selector) === 'activationPolicy' ? object.process.activationPolicy! : 0;
+    },
     msgSend_i32: () => 0,
-    msgSend_cstr: () => null,
+    msgSend_cstr: (receiver) => {
+      const object = this.objcObjects.get(receiver);
+      return object?.kind === 'string' ? object.text : null;
+    },
     msgSend_bool_u64: () => false,
   };
 }

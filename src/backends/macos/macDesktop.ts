@@ -25,6 +25,7 @@ import { CGEventInput, planText } from './cgEvents.js';
 import { DEFAULT_TAP_GUARD_OPTIONS, engageTapGuard } from './cgEventTapGuard.js';
 import { readWindowList } from './cgWindows.js';
 import { MacApps } from './macApps.js';
+import { launchedSince } from './libprocLaunches.js';
 import { readDisplays } from './macDisplays.js';
 import { checkMacPermissions } from './macPermissions.js';
 import { captureScreenshot } from './macScreenshot.js';
@@ -112,12 +113,11 @@ export class MacDesktop implements Desktop {
   }
 
   /**
-   * Not implemented on macOS yet: apps launched by a click start under launchd, not under the
-   * app, so this needs NSWorkspace's launch dates (a later change). Until then a handoff is
-   * caught only when the new app is in front once the clicked app is quiet.
+   * The app's new descendants, and apps launchd started for this user since (LaunchServices
+   * launches have launchd as their parent): libprocLaunches.ts.
    */
-  async launchedSince(_pid: number, _sinceMs: number, _progress: Progress): Promise<RunningApp[]> {
-    return [];
+  async launchedSince(pid: number, sinceMs: number, _progress: Progress): Promise<RunningApp[]> {
+    return launchedSince(this.native.proc, this.apps, pid, sinceMs, process.getuid?.() ?? -1);
   }
 
   async click(point: Point, options: ClickOptions, progress: Progress): Promise<void> {
