@@ -52,6 +52,21 @@ export interface FakeElement {
   error?: number;
 }
 
+/**
+ * One app's input as the fake window server delivers it: events wait in `inbox` and are handled
+ * one after the other, `msPerEvent` each; a `hung` app handles none. The app answers an AX
+ * request only when its inbox is empty (AppKit services AX between events), and never when
+ * `axSilent` (an app without accessibility support).
+ */
+export interface AppInput {
+  msPerEvent: number;
+  hung: boolean;
+  axSilent: boolean;
+  inbox: Array<{ event: PostedEvent; arrivedAt: number }>;
+  handled: PostedEvent[];
+  busyUntil: number;
+}
+
 export interface PostedEvent {
   type: number;
   keyDown?: boolean;
@@ -96,6 +111,12 @@ export class FakeMacNative implements MacNative {
   internValues = false;
   private readonly interned = new Map<string, Ref>();
   tapEnabled = false;
+  /** The callback of the last tap created (the window server calls it for every event while enabled). */
+  private tapCallback: Ref | null = null;
+  /** Apps' input: what reached each pid, and how fast it handles it (see deliver / processInput). */
+  readonly appInput = new Map<number, AppInput>();
+  /** Events delivered to no app (no focused pid). */
+  readonly undelivered: PostedEvent[] = [];
   invalidatedPorts: Ref[] = [];
 
   private alloc(kind: Kind, data: Partial<FakeObject> = {}, permanent = false): Ref {
@@ -352,7 +373,14 @@ export class FakeMacNative implements MacNative {
     AXUIElementGetTypeID: () => TYPE_IDS.element,
     AXValueGetTypeID: () => TYPE_IDS.axvalue,
     AXUIElementCopyAttributeValue: (element, attribute, out) => {
-      const result = this.attribute(this.elementOf(element), this.stringOf(attribute));
+      const el = this.elementOf(element);
+      const pid = [...this.apps].find(([, app]) => app === el)?.[0];
+      if (pid !== undefined && this.appInput.has(pid)) {
+        // The app answers from its main thread: only between events, never when it speaks no AX.
+        const input = this.processInput(pid);
+        if (input.axSilent || input.hung || input.inbox.length > 0) return -25204;
+      }
+      const result = this.attribute(el, this.stringOf(attribute));
       out[0] = result.value;
       return result.error;
     },
@@ -443,6 +471,61 @@ export class FakeMacNative implements MacNative {
     kAXTrustedCheckOptionPrompt: this.alloc('string', { value: 'AXTrustedCheckOptionPrompt' }, true),
   };
 
+  /** An app's input model (created on first use: instant handling). */
+  inputOf(pid: number): AppInput {
+    let input = this.appInput.get(pid);
+    if (!input) {
+      input = { msPerEvent: 0, hung: false, axSilent: false, inbox: [], handled: [], busyUntil: 0 };
+      this.appInput.set(pid, input);
+    }
+    return input;
+  }
+
+  /** Moves what the app has had time to handle from its inbox to `handled`. */
+  processInput(pid: number, now = Date.now()): AppInput {
+    const input = this.inputOf(pid);
+    while (input.inbox.length > 0 && !input.hung) {
+      const { event, arrivedAt } = input.inbox[0];
+      const readyAt = Math.max(arrivedAt, input.busyUntil) + input.msPerEvent;
+      if (readyAt > now) break;
+      input.busyUntil = readyAt;
+      input.handled.push(event);
+      input.inbox.shift();
+    }
+    return input;
+  }
+
+  /** The text an app has taken in (the unicode strings of the key downs it handled). */
+  typedInto(pid: number): string {
+    return this.processInput(pid).handled.filter((e) => e.keyDown && e.unicode !== undefined).map((e) => e.unicode).join('');
+  }
+
+  /** A person's key (no marker), posted like hardware input: through the tap, then to the focused app. */
+  humanKey(keycode: number, flags = 0n, unicode?: string): void {
+    for (const keyDown of [true, false]) this.route({ type: keyDown ? 10 : 11, keyDown, keycode, flags, fields: new Map(), unicode, tapLocation: 0 });
+  }
+
+  /**
+   * The window server: an event goes through the session tap while one is enabled (a moment
+   * later, on the tap's thread), then — unless the tap swallowed it — to the focused app.
+   */
+  private route(event: PostedEvent): void {
+    setImmediate(() => {
+      const callback = this.tapEnabled && this.tapCallback !== null ? (this.registered.get(this.tapCallback) as unknown as ((p: null, t: number, e: Ref, i: null) => Ref | null) | undefined) : undefined;
+      if (callback) {
+        const ref = this.eventObject({ ...event, fields: new Map(event.fields) });
+        const passed = callback(null, event.type, ref, null);
+        this.release(ref);
+        if (passed === null) return;
+      }
+      if (this.focusedPid === null) {
+        this.undelivered.push(event);
+        return;
+      }
+      this.inputOf(this.focusedPid).inbox.push({ event, arrivedAt: Date.now() });
+    });
+  }
+
   /** The deepest element of any app whose frame holds the point (what AX hit-testing answers). */
   private elementAt(x: number, y: number): FakeElement | null {
     const inside = (el: FakeElement): boolean =>
@@ -491,7 +574,9 @@ export class FakeMacNative implements MacNative {
     CGEventCreateScrollWheelEvent2: (_src, units, count, w1, w2, w3) => this.eventObject({ type: 22, scroll: { units, count, w1, w2, w3 } }),
     CGEventPost: (location, ref) => {
       const event = this.event(ref);
-      this.posted.push({ ...event, fields: new Map(event.fields), tapLocation: location });
+      const copy = { ...event, fields: new Map(event.fields), tapLocation: location };
+      this.posted.push(copy);
+      this.route(copy);
     },
     CGEventGetLocation: (ref) => this.event(ref).location ?? { x: 0, y: 0 },
     CGEventGetType: (ref) => this.event(ref).type,
@@ -516,7 +601,9 @@ export class FakeMacNative implements MacNative {
     },
     CGEventTapCreate: (_location, _placement, _options, _mask, callback) => {
       if (!this.registered.has(callback)) throw new Error('CGEventTapCreate with an unregistered callback');
-      return this.tapAllowed ? this.alloc('port') : null;
+      if (!this.tapAllowed) return null;
+      this.tapCallback = callback;
+      return this.alloc('port');
     },
     CGEventTapEnable: (tap, enable) => {
       this.object(tap, 'tap');

@@ -93,6 +93,16 @@ export class MacApps {
     }
   }
 
+  /** The pid of the app whose element is at `point` (AX hit-testing): where a click or a scroll goes. */
+  pidAt(point: { x: number; y: number }): number | null {
+    return withCFScope(this.native.cf, (scope) => {
+      const out: Array<Ref | null> = [null];
+      const error = this.native.ax.AXUIElementCopyElementAtPosition(this.session.system(), point.x, point.y, out);
+      if (error !== AXErrorCode.success || out[0] === null) return null;
+      return this.session.pidOf(scope.adopt(out[0]));
+    });
+  }
+
   /** NSRunningApplication.activationPolicy (0 regular, 1 accessory, 2 prohibited), or null when AppKit does not know pid. */
   activationPolicy(pid: number): number | null {
     try {
