@@ -19,8 +19,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const CLI = resolve(here, '../../src/launcher/cli.js');
 export const HUMAN = join(here, 'humanPoster.js');
 
+import { NEEDS_GRANT } from '../../scripts/lib/macosCiSummary.js';
+
 /** Skip reasons of tests that need the grants start with this: the workflow counts them (scripts/macosCiSummary.ts). */
-export const NEEDS_GRANT = '[needs-grant]';
+export { NEEDS_GRANT };
 /** Longest wait for the guard-engaged signal: generous, a cold first call on a runner is slow. */
 export const ENGAGE_CAP_MS = 30_000;
 
