@@ -72,7 +72,8 @@ describe('macOS paced input', () => {
     let postedAtAbort = 0;
     await guarded(desktop, async () => {
       const typing = desktop.typeText(TEXT, createProgress({ timeoutMs: 20_000, signal: controller.signal }));
-      await sleep(60);
+      // Cancel once the app has taken in some of it (not after a fixed delay: a loaded machine is slow).
+      while (fake.typedInto(PID).length < 40) await sleep(1);
       controller.abort();
       postedAtAbort = fake.posted.length;
       await assert.rejects(typing);
