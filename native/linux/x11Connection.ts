@@ -17,6 +17,7 @@ export class X11Connection {
   private readonly pending = new Set<(error: Error) => void>();
   private readonly atomCache = new Map<string, number>();
   private readonly eventListeners = new Set<(event: XEvent) => void>();
+  private readonly closeListeners = new Set<(error: Error) => void>();
   /** Events this connection selected on the root window (a client has one mask per window). */
   private rootEventMask = 0;
 
@@ -166,6 +167,15 @@ export class X11Connection {
     return () => this.eventListeners.delete(listener);
   }
 
+  /**
+   * Calls `listener` once when the connection goes away (the server closed it, a socket error,
+   * or close()). Returns the unsubscribe.
+   */
+  onClosed(listener: (error: Error) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
   /** Sends a hand-built request (extension requests the package lacks). */
   sendRaw(request: Buffer): void {
     if (this.closedError) throw this.closedError;
@@ -206,5 +216,13 @@ export class X11Connection {
     this.closedError = error;
     for (const reject of this.pending) reject(error);
     this.pending.clear();
+    for (const listener of [...this.closeListeners]) {
+      try {
+        listener(error);
+      } catch (failure) {
+        console.error('[x11] close listener failed:', failure);
+      }
+    }
+    this.closeListeners.clear();
   }
 }

@@ -17,11 +17,13 @@ import type {
   MacNative,
   NativeCallbacks,
   NullableRef,
+  LibprocApi,
   ObjcApi,
   Ref,
   WindowInfoKey,
 } from './macNative.js';
 import { kAXValueCFRangeType, kCFNumberFloat64Type, kCFNumberSInt64Type, kCFStringEncodingUTF8, WINDOW_INFO_KEYS } from './macNative.js';
+import { decodeProcBsdInfo, PROC_BSDINFO_SIZE, PROC_PIDPATHINFO_MAXSIZE, PROC_PIDTBSDINFO } from './procBsdInfo.js';
 
 type Koffi = typeof koffiModule;
 type Library = ReturnType<Koffi['load']>;
@@ -37,6 +39,8 @@ export const FRAMEWORKS = {
   coreGraphics: '/System/Library/Frameworks/CoreGraphics.framework/CoreGraphics',
   appKit: '/System/Library/Frameworks/AppKit.framework/AppKit',
   objc: '/usr/lib/libobjc.A.dylib',
+  /** libproc lives in libSystem (libsystem_kernel, re-exported). */
+  libSystem: '/usr/lib/libSystem.B.dylib',
 } as const;
 
 function pointerArray(values: readonly Ref[]): Buffer {
@@ -63,6 +67,7 @@ export function createKoffiMacNative(koffi: Koffi): MacNative {
   const axLib = koffi.load(FRAMEWORKS.applicationServices);
   const cgLib = koffi.load(FRAMEWORKS.coreGraphics);
   const objcLib = koffi.load(FRAMEWORKS.objc);
+  const systemLib = koffi.load(FRAMEWORKS.libSystem);
 
   const fn = (lib: Library, name: string, result: unknown, args: unknown[]): NativeFn =>
     lib.func(name, result as never, args as never[]) as unknown as NativeFn;
@@ -189,6 +194,8 @@ export function createKoffiMacNative(koffi: Koffi): MacNative {
     // float, not double: a double here would pass garbage seconds.
     AXUIElementSetMessagingTimeout: fn(axLib, 'AXUIElementSetMessagingTimeout', 'int32_t', [VOIDP, 'float']),
     AXUIElementGetPid: fn(axLib, 'AXUIElementGetPid', 'int32_t', [VOIDP, OUT_I32]),
+    // floats, like the messaging timeout.
+    AXUIElementCopyElementAtPosition: fn(axLib, 'AXUIElementCopyElementAtPosition', 'int32_t', [VOIDP, 'float', 'float', OUT_VOIDP]),
     _AXUIElementGetWindow: axGetWindow,
     AXValueGetType: fn(axLib, 'AXValueGetType', 'uint32_t', [VOIDP]),
     AXValueCreateRange: (location, length) => {
@@ -287,11 +294,37 @@ export function createKoffiMacNative(koffi: Koffi): MacNative {
     msgSend_bool_u64: (receiver, selector, arg) => msgBoolU64(receiver, selector, arg) !== 0,
   };
 
+  // — libproc: int proc_listallpids(void *, int) → count; int proc_pidinfo(int, int, uint64_t,
+  // void *, int) → bytes; int proc_pidpath(int, void *, uint32_t) → length —
+  const proc_listallpids = fn(systemLib, 'proc_listallpids', 'int', [VOIDP, 'int']);
+  const proc_pidinfo = fn(systemLib, 'proc_pidinfo', 'int', ['int', 'int', 'uint64_t', VOIDP, 'int']);
+  const proc_pidpath = fn(systemLib, 'proc_pidpath', 'int', ['int', VOIDP, 'uint32_t']);
+  const proc: LibprocApi = {
+    proc_listallpids: () => {
+      for (let capacity = 4096; ; capacity *= 2) {
+        const buffer = Buffer.alloc(capacity * 4);
+        const count = proc_listallpids(buffer, buffer.length) as number;
+        if (count < 0) return [];
+        // A full buffer may have cut the list: ask again with room to spare.
+        if (count < capacity || capacity >= 1 << 20) return Array.from({ length: Math.min(count, capacity) }, (_, i) => buffer.readInt32LE(i * 4)).filter((pid) => pid > 0);
+      }
+    },
+    proc_bsdinfo: (pid) => {
+      const buffer = Buffer.alloc(PROC_BSDINFO_SIZE);
+      return (proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, buffer, PROC_BSDINFO_SIZE) as number) === PROC_BSDINFO_SIZE ? decodeProcBsdInfo(buffer) : null;
+    },
+    proc_pidpath: (pid) => {
+      const buffer = Buffer.alloc(PROC_PIDPATHINFO_MAXSIZE);
+      const length = proc_pidpath(pid, buffer, PROC_PIDPATHINFO_MAXSIZE) as number;
+      return length > 0 ? buffer.subarray(0, length).toString('utf8') : null;
+    },
+  };
+
   const callbacks: NativeCallbacks = {
     registerEventTapCallback: (callback) => koffi.register(callback, koffi.pointer(TapCallback)),
     registerObserverCallback: (callback) => koffi.register(callback, koffi.pointer(ObserverCallback)),
     unregister: (registered) => koffi.unregister(registered),
   };
 
-  return { cf, ax, cg, objc, callbacks };
+  return { cf, ax, cg, objc, proc, callbacks };
 }

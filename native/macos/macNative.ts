@@ -4,6 +4,9 @@
 // tested on Linux. Function names are the C names so a reader can check each against Apple's
 // headers. Pointers are BigInt (koffi 3) or null; `Ref` is never null once a call succeeded.
 
+import type { ProcBsdInfo } from './procBsdInfo.js';
+
+export type { ProcBsdInfo } from './procBsdInfo.js';
 export type Ref = bigint;
 export type NullableRef = bigint | null;
 
@@ -93,6 +96,8 @@ export interface AccessibilityApi {
   /** Takes a float (not a double) in seconds. */
   AXUIElementSetMessagingTimeout(element: Ref, seconds: number): number;
   AXUIElementGetPid(element: Ref, out: number[]): number;
+  /** Takes floats. Copy rule: out[0] is the +1 element at that point (global top-left points). */
+  AXUIElementCopyElementAtPosition(element: Ref, x: number, y: number, out: NullableRef[]): number;
   /** Private (?): maps an AX window to its CGWindowID. Absent → null function. */
   _AXUIElementGetWindow: ((element: Ref, out: number[]) => number) | null;
   AXValueGetType(value: Ref): number;
@@ -178,6 +183,16 @@ export interface ObjcApi {
   msgSend_bool_u64(receiver: Ref, selector: Ref, arg: number): boolean;
 }
 
+/** libproc (libSystem): the process table, read without any permission for the user's own processes. */
+export interface LibprocApi {
+  /** Every pid on the system (proc_listallpids). */
+  proc_listallpids(): number[];
+  /** proc_pidinfo(PROC_PIDTBSDINFO): null when the process is gone or not readable. */
+  proc_bsdinfo(pid: number): ProcBsdInfo | null;
+  /** The executable's path (proc_pidpath), or null. */
+  proc_pidpath(pid: number): string | null;
+}
+
 /** Callbacks C keeps: register them (koffi trampolines) and unregister when done. */
 export interface NativeCallbacks {
   /** CGEventTapCallBack: CGEventRef (*)(CGEventTapProxy, CGEventType, CGEventRef, void *). */
@@ -193,6 +208,7 @@ export interface MacNative {
   readonly ax: AccessibilityApi;
   readonly cg: CoreGraphicsApi;
   readonly objc: ObjcApi;
+  readonly proc: LibprocApi;
 }
 
 // — constants (values from Apple's headers; see docs/macos.md) —

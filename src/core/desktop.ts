@@ -47,6 +47,13 @@ export interface GuardListener {
   onEscape(): void;
   /** Any other human key/pointer event that the guard swallowed. */
   onHumanInput(kind: 'key' | 'pointer'): void;
+  /**
+   * The guard stopped holding the person's input without being asked to (its thread died, it
+   * released itself, the display connection it held the grab on closed). Called at once, at most
+   * once, never after release(); the person has their input back. `reason` is a fact for logs
+   * ("the guard thread exited"), not a sentence for the model.
+   */
+  onLost(reason: string): void;
 }
 
 export interface EngagedGuard {

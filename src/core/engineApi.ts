@@ -46,7 +46,8 @@ export interface GuardEngagedEvent {
 
 export interface GuardReleasedEvent {
   callId: number;
-  reason: 'done' | 'cancelled' | 'watchdog' | 'error';
+  /** 'lost': the guard stopped holding the input by itself (its thread died…); the call stopped with 'guard-lost'. */
+  reason: 'done' | 'cancelled' | 'watchdog' | 'error' | 'lost';
 }
 
 export interface StepEvent {

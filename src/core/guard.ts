@@ -7,7 +7,8 @@ import type { Desktop, EngagedGuard } from './desktop.js';
 import { TandemError } from './errors.js';
 import type { Progress } from './progress.js';
 
-export type GuardReleaseReason = 'done' | 'cancelled' | 'watchdog' | 'error';
+/** 'lost': the backend's guard stopped holding the input by itself (GuardListener.onLost). */
+export type GuardReleaseReason = 'done' | 'cancelled' | 'watchdog' | 'error' | 'lost';
 
 /** Default for EngineOptions.watchdogMs: the longest the human's input may be held. */
 export const DEFAULT_WATCHDOG_MS = 30_000;
@@ -29,6 +30,8 @@ export class GuardSession {
   humanInputBlocked = 0;
   watchdogFired = false;
   escapePressed = false;
+  /** Why the backend lost the guard by itself (GuardListener.onLost), when it did. */
+  lostReason: string | null = null;
   private readonly controller = new AbortController();
   private backend: EngagedGuard | null = null;
   private engagedAnnounced = false;
@@ -46,7 +49,10 @@ export class GuardSession {
     private readonly onFinished: () => void,
   ) {}
 
-  /** Aborted with TandemError('cancelled') on Esc, TandemError('watchdog') when time runs out. */
+  /**
+   * Aborted with TandemError('cancelled') on Esc, TandemError('watchdog') when time runs out,
+   * TandemError('guard-lost') when the backend stopped holding the input by itself.
+   */
   get signal(): AbortSignal {
     return this.controller.signal;
   }
@@ -102,6 +108,24 @@ export class GuardSession {
     this.hooks.log('Esc pressed: cancelling');
     this.controller.abort(new TandemError('cancelled', 'Cancelled: the person pressed Esc. Do not retry unless they ask you to.'));
     void this.release('cancelled');
+  }
+
+  /**
+   * @internal the backend listener: the guard no longer holds the person's input (its thread
+   * died, it released itself, its display connection closed). Whatever runs must stop at once —
+   * carrying on would act on a desktop the person is using — so the signal aborts with
+   * 'guard-lost' and the rest (overlay, restore) follows the usual release path.
+   */
+  lost(reason: string): void {
+    if (this.released) return;
+    this.lostReason = reason;
+    this.hooks.log(`the input guard stopped holding the keyboard and mouse (${reason}): stopping, nothing more is sent`);
+    if (!this.controller.signal.aborted) {
+      this.controller.abort(
+        new TandemError('guard-lost', `Tandem lost its hold on the person's keyboard and mouse (${reason}), so it stopped at once: nothing more was sent after that moment.`, { reason }),
+      );
+    }
+    void this.release('lost');
   }
 
   /** @internal the backend listener */
@@ -195,7 +219,7 @@ export class GuardPolicy {
     session.startWatchdog(this.watchdogMs);
     const engageSignal = AbortSignal.any([progress.signal, session.signal]);
     const engaging = this.desktop.engageGuard(
-      { onEscape: () => session.escape(), onHumanInput: () => session.humanInput() },
+      { onEscape: () => session.escape(), onHumanInput: () => session.humanInput(), onLost: (reason) => session.lost(reason) },
       { signal: engageSignal, deadline: progress.deadline, log: progress.log },
     );
     let backend: EngagedGuard;

@@ -1,7 +1,9 @@
-// Permission status for the wizard and the tray. macOS: Accessibility and Screen Recording,
-// through node-mac-permissions when it is installed (optional dependency, darwin only, loaded
-// lazily) and Electron's systemPreferences otherwise. Linux: the same checks as `tandem doctor`
-// (the engine's checkPermissions()), with their remedies.
+// Permission status for the wizard and the tray: on every platform, the engine's own checks
+// (engine.checkPermissions(), the same as `tandem doctor`) — on macOS the backend's
+// AXIsProcessTrusted() / CGPreflightScreenCaptureAccess(), the one macOS permission check. This
+// module only decides how the wizard offers them: on macOS the two grants get a button that asks
+// the system (the prompt, through node-mac-permissions when installed — optional, darwin only,
+// loaded lazily — or Electron's systemPreferences) and opens the Settings pane.
 
 import type { TandemEngine } from '../core/engineApi.js';
 import type { PermissionCheck } from '../core/model.js';
@@ -14,9 +16,8 @@ const SETTINGS_PANE = {
   'screen-recording': 'x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture',
 } as const;
 
-/** The part of node-mac-permissions we use (it ships no types for Linux builds to see). */
+/** The part of node-mac-permissions we use: its prompts (it ships no types for Linux builds to see). */
 interface MacPermissionsModule {
-  getAuthStatus(type: 'accessibility' | 'screen'): 'authorized' | 'denied' | 'restricted' | 'not determined';
   askForAccessibilityAccess(): void;
   askForScreenCaptureAccess(openPreferences?: boolean): void;
 }
@@ -30,12 +31,6 @@ async function loadMacPermissions(): Promise<MacPermissionsModule | null> {
   } catch {
     return null;
   }
-}
-
-function macState(status: string): PermissionItem['state'] {
-  if (status === 'authorized' || status === 'granted') return 'granted';
-  if (status === 'denied' || status === 'restricted') return 'denied';
-  return 'unknown';
 }
 
 export function fromEngineCheck(check: PermissionCheck): PermissionItem {
@@ -58,7 +53,8 @@ export class Permissions {
   ) {}
 
   async check(): Promise<PermissionView> {
-    const items = this.platform === 'darwin' ? await this.macItems() : (await this.engine.checkPermissions()).map(fromEngineCheck);
+    const checks = await this.engine.checkPermissions();
+    const items = checks.map((check) => (this.platform === 'darwin' ? macItem(check) : fromEngineCheck(check)));
     return { platform: platformView(this.platform), items, checkedAt: Date.now() };
   }
 
@@ -93,32 +89,14 @@ export class Permissions {
     this.macModule ??= loadMacPermissions();
     return this.macModule;
   }
+}
 
-  private async macItems(): Promise<PermissionItem[]> {
-    const mac = await this.mac();
-    const accessibility = mac
-      ? macState(mac.getAuthStatus('accessibility'))
-      : this.electron.systemPreferences.isTrustedAccessibilityClient(false)
-        ? 'granted'
-        : 'denied';
-    const screen = macState(mac ? mac.getAuthStatus('screen') : this.electron.systemPreferences.getMediaAccessStatus('screen'));
-    return [
-      {
-        id: 'accessibility',
-        title: 'Accessibility',
-        state: accessibility,
-        detail: 'Lets Tandem read app windows and click, type and scroll for the agent.',
-        remedy: 'Turn Tandem on in System Settings → Privacy & Security → Accessibility.',
-        action: { kind: 'prompt', label: accessibility === 'granted' ? 'Open settings' : 'Allow…', value: SETTINGS_PANE.accessibility },
-      },
-      {
-        id: 'screen-recording',
-        title: 'Screen Recording',
-        state: screen,
-        detail: 'Lets Tandem take the screenshot saved with each action.',
-        remedy: 'Turn Tandem on in System Settings → Privacy & Security → Screen Recording, then reopen Tandem.',
-        action: { kind: 'prompt', label: screen === 'granted' ? 'Open settings' : 'Allow…', value: SETTINGS_PANE['screen-recording'] },
-      },
-    ];
-  }
+/**
+ * A macOS check as the wizard offers it: the state and words are the engine's; the two grants
+ * get a button that asks the system (request()) instead of a bare link.
+ */
+function macItem(check: PermissionCheck): PermissionItem {
+  if (check.id !== 'accessibility' && check.id !== 'screen-recording') return fromEngineCheck(check);
+  const granted = check.state === 'granted';
+  return { ...fromEngineCheck(check), action: { kind: 'prompt', label: granted ? 'Open settings' : 'Allow…', value: SETTINGS_PANE[check.id] } };
 }

@@ -1,6 +1,7 @@
-// Permission status for the wizard. macOS falls back to Electron's systemPreferences when the
-// optional node-mac-permissions addon is missing (as on this Linux machine); Linux reports the
-// engine's doctor checks and only ever opens URLs the engine produced.
+// Permission status for the wizard: the engine's checks on every platform (on macOS the backend's
+// one check); macOS asks for a grant through the system (Electron's prompt when the optional
+// node-mac-permissions addon is missing, as on this Linux machine); Linux only ever opens URLs
+// the engine produced.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -14,19 +15,31 @@ function engineWith(checks: PermissionCheck[]): TandemEngine {
 }
 
 describe('permissions', () => {
-  it('should report macOS Accessibility and Screen Recording and ask for them through the system', async () => {
+  it("should report macOS Accessibility and Screen Recording as the engine's one check says, and ask for them through the system", async () => {
     const electron = createFakeElectron();
     const prompts: boolean[] = [];
     electron.systemPreferences.isTrustedAccessibilityClient = (prompt) => {
       prompts.push(prompt);
-      return false;
+      // Electron would say "trusted" here: the wizard must not ask it, only the engine's check counts.
+      return true;
     };
-    electron.systemPreferences.getMediaAccessStatus = () => 'granted';
-    const permissions = new Permissions(electron, engineWith([]), 'darwin');
+    electron.systemPreferences.getMediaAccessStatus = () => 'not-determined';
+    const checks: PermissionCheck[] = [
+      { id: 'accessibility', title: 'Accessibility', state: 'denied', detail: 'not trusted (AXIsProcessTrusted)', remedy: 'turn it on', action: { kind: 'open-url', value: 'x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility' } },
+      { id: 'screen-recording', title: 'Screen Recording', state: 'granted', detail: 'ok (CGPreflightScreenCaptureAccess)' },
+    ];
+    const permissions = new Permissions(electron, engineWith(checks), 'darwin');
 
     const view = await permissions.check();
     assert.equal(view.platform, 'darwin');
-    assert.deepEqual(view.items.map((item) => [item.id, item.state]), [['accessibility', 'denied'], ['screen-recording', 'granted']]);
+    assert.deepEqual(
+      view.items.map((item) => [item.id, item.state, item.detail, item.action?.kind, item.action?.label]),
+      [
+        ['accessibility', 'denied', 'not trusted (AXIsProcessTrusted)', 'prompt', 'Allow…'],
+        ['screen-recording', 'granted', 'ok (CGPreflightScreenCaptureAccess)', 'prompt', 'Open settings'],
+      ],
+    );
+    assert.equal(prompts.length, 0, 'no second check through Electron');
 
     await permissions.request('accessibility');
     assert.ok(prompts.includes(true), 'the system prompt was asked for');

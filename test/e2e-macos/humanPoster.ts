@@ -5,12 +5,16 @@
 // a wrong declaration on our side cannot hide behind the same wrong declaration here.
 //
 //   node humanPoster.js trusted              → prints true/false (AXIsProcessTrusted)
+//   node humanPoster.js probe                → prints JSON: a real AX read (the Dock's AXRole),
+//                                              CGPreflightPostEventAccess(), an active keyboard tap
+//                                              created and removed (macHarness.ts MacProbe)
 //   node humanPoster.js click <x> <y>
 //   node humanPoster.js type <text>
 //   node humanPoster.js key <keycode> [flags]
 //   node humanPoster.js cursor               → prints "x y"
 //   node humanPoster.js move <x> <y>
 
+import { execFileSync } from 'node:child_process';
 import koffi from 'koffi';
 
 const CG = '/System/Library/Frameworks/CoreGraphics.framework/CoreGraphics';
@@ -45,6 +49,10 @@ async function main(): Promise<void> {
       const ax = koffi.load(AS);
       const trusted = ax.func('AXIsProcessTrusted', 'uint8_t', []);
       process.stdout.write(trusted() !== 0 ? 'true\n' : 'false\n');
+      return;
+    }
+    case 'probe': {
+      process.stdout.write(`${JSON.stringify(probe())}\n`);
       return;
     }
     case 'cursor': {
@@ -94,6 +102,76 @@ async function main(): Promise<void> {
     default:
       throw new Error(`unknown command ${command}`);
   }
+}
+
+/**
+ * What this process may really do. AXIsProcessTrusted() alone is not enough: runners exist where
+ * it is true while every read fails with -25204. So: read the Dock's AXRole, ask whether event
+ * posting is allowed, and create (then at once remove) an active keyboard tap — what the guard does.
+ */
+function probe(): { trusted: boolean; axRead: { error: number; role: string | null; pid: number | null }; postEvent: boolean; activeTap: boolean } {
+  const ax = koffi.load(AS);
+  const trusted = ax.func('AXIsProcessTrusted', 'uint8_t', [])() !== 0;
+  const UTF8 = 0x08000100;
+  const CFStringCreateWithCString = cf.func('CFStringCreateWithCString', VOIDP, [VOIDP, 'str', 'uint32_t']);
+  const CFStringGetCString = cf.func('CFStringGetCString', 'uint8_t', [VOIDP, VOIDP, 'long', 'uint32_t']);
+  const CFGetTypeID = cf.func('CFGetTypeID', 'ulong', [VOIDP]);
+  const CFStringGetTypeID = cf.func('CFStringGetTypeID', 'ulong', []);
+  const AXUIElementCreateApplication = ax.func('AXUIElementCreateApplication', VOIDP, ['int32_t']);
+  const AXUIElementSetMessagingTimeout = ax.func('AXUIElementSetMessagingTimeout', 'int32_t', [VOIDP, 'float']);
+  const AXUIElementCopyAttributeValue = ax.func('AXUIElementCopyAttributeValue', 'int32_t', [VOIDP, VOIDP, koffi.out(koffi.pointer(VOIDP))]);
+
+  let axRead: { error: number; role: string | null; pid: number | null } = { error: -1, role: null, pid: null };
+  try {
+    const pid = Number(execFileSync('/usr/bin/pgrep', ['-x', 'Dock']).toString().trim().split('\n')[0]);
+    const app = AXUIElementCreateApplication(pid);
+    const name = CFStringCreateWithCString(null, 'AXRole', UTF8);
+    AXUIElementSetMessagingTimeout(app, 2);
+    const out: unknown[] = [null];
+    const error = AXUIElementCopyAttributeValue(app, name, out) as number;
+    let role: string | null = null;
+    if (error === 0 && out[0] !== null) {
+      if (CFGetTypeID(out[0]) === CFStringGetTypeID()) {
+        const buffer = Buffer.alloc(256);
+        if (CFStringGetCString(out[0], buffer, buffer.length, UTF8) !== 0) role = buffer.toString('utf8', 0, buffer.indexOf(0));
+      }
+      CFRelease(out[0]);
+    }
+    CFRelease(name);
+    CFRelease(app);
+    axRead = { error, role, pid };
+  } catch (error) {
+    console.error('probe: the AX read could not run:', error);
+  }
+
+  let postEvent = false;
+  try {
+    postEvent = cg.func('CGPreflightPostEventAccess', 'bool', [])() === true;
+  } catch (error) {
+    console.error('probe: CGPreflightPostEventAccess:', error);
+  }
+
+  let activeTap = false;
+  try {
+    const TapCallback = koffi.proto(VOIDP, [VOIDP, 'uint32_t', VOIDP, VOIDP]);
+    const CGEventTapCreate = cg.func('CGEventTapCreate', VOIDP, ['uint32_t', 'uint32_t', 'uint32_t', 'uint64_t', koffi.pointer(TapCallback), VOIDP]);
+    const CGEventTapEnable = cg.func('CGEventTapEnable', 'void', [VOIDP, 'bool']);
+    const CFMachPortInvalidate = cf.func('CFMachPortInvalidate', 'void', [VOIDP]);
+    // The callback passes everything: the tap lives for a few microseconds and is never on a run loop.
+    const callback = koffi.register((_proxy: unknown, _type: number, event: unknown) => event, koffi.pointer(TapCallback));
+    // Session tap (1), head insert (0), active (0), key down (bit 10): what the guard creates.
+    const tap = CGEventTapCreate(1, 0, 0, 1n << 10n, callback, null);
+    if (tap !== null) {
+      activeTap = true;
+      CGEventTapEnable(tap, false);
+      CFMachPortInvalidate(tap);
+      CFRelease(tap);
+    }
+    koffi.unregister(callback);
+  } catch (error) {
+    console.error('probe: CGEventTapCreate:', error);
+  }
+  return { trusted, axRead, postEvent, activeTap };
 }
 
 main().catch((error: unknown) => {

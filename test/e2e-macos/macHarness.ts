@@ -1,25 +1,41 @@
 // Shared pieces of the macOS end-to-end suite: a real MCP client over stdio spawning the built
-// launcher (`node dist/src/launcher/cli.js mcp --direct`), the Accessibility precondition (tests
-// that need it are reported SKIPPED with the reason, never passed), and the simulated person
-// (humanPoster.ts in a separate process posting untagged CGEvents).
+// launcher (`node dist/src/launcher/cli.js mcp --direct`), the precondition probe (tests that
+// need the grants are reported SKIPPED with the reason, never passed — and the workflow fails a
+// run where they all were), the simulated person (humanPoster.ts in a separate process posting
+// untagged CGEvents), and the guard-engaged signal (the call's first MCP progress notification:
+// the engine sends step notices only once the guard holds the input).
 
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { parseTreeLines, type TreeLine } from '../../scripts/lib/treeLines.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/test/e2e-macos → dist/src/launcher/cli.js */
 export const CLI = resolve(here, '../../src/launcher/cli.js');
 export const HUMAN = join(here, 'humanPoster.js');
 
+import { NEEDS_GRANT } from '../../scripts/lib/macosCiSummary.js';
+
+/** Skip reasons of tests that need the grants start with this: the workflow counts them (scripts/macosCiSummary.ts). */
+export { NEEDS_GRANT };
+/** Longest wait for the guard-engaged signal: generous, a cold first call on a runner is slow. */
+export const ENGAGE_CAP_MS = 30_000;
+
 export interface ToolResult {
   isError: boolean;
   text: string;
   structured: Record<string, unknown>;
+}
+
+export interface RunningCall {
+  result: Promise<ToolResult>;
+  /** Resolves at the call's first progress notification (the guard holds the input); rejects after ENGAGE_CAP_MS. */
+  engaged: Promise<void>;
 }
 
 export class McpSession {
@@ -48,14 +64,44 @@ export class McpSession {
     return pid;
   }
 
-  async call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
-    const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+  async call(name: string, args: Record<string, unknown>, onProgress?: (message: string) => void): Promise<ToolResult> {
+    const result = await this.client.callTool({ name, arguments: args }, undefined, {
+      timeout: 120_000,
+      ...(onProgress ? { onprogress: (progress: { message?: string }) => onProgress(progress.message ?? '') } : {}),
+    });
     const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
     return {
       isError: result.isError === true,
       text: content.filter((c) => c.type === 'text').map((c) => c.text).join('\n'),
       structured: (result.structuredContent ?? {}) as Record<string, unknown>,
     };
+  }
+
+  /** Starts a call and hands back its result and the guard-engaged signal. */
+  start(name: string, args: Record<string, unknown>): RunningCall {
+    let engagedNow!: () => void;
+    let failEngaged!: (error: Error) => void;
+    const engaged = new Promise<void>((resolvePromise, reject) => {
+      engagedNow = resolvePromise;
+      failEngaged = reject;
+    });
+    const timer = setTimeout(() => failEngaged(new Error(`no progress notification within ${ENGAGE_CAP_MS} ms: the guard never engaged`)), ENGAGE_CAP_MS);
+    const result = this.call(name, args, () => {
+      clearTimeout(timer);
+      engagedNow();
+    });
+    result.then(
+      (r) => {
+        clearTimeout(timer);
+        failEngaged(new Error(`the call answered before the guard engaged: ${r.text}`));
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        failEngaged(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+    engaged.catch(() => undefined);
+    return { result, engaged };
   }
 
   async callOk(name: string, args: Record<string, unknown>): Promise<ToolResult> {
@@ -75,8 +121,27 @@ export function readArtifact(path: unknown): string {
   return readFileSync(path, 'utf8');
 }
 
-// The same tree-file parser as the Linux tests, demo and bench (it imports only node:fs).
-export { parseTreeLines as treeLines, type TreeLine } from '../../scripts/lib/treeLines.js';
+export { parseTreeLines as treeLines, type TreeLine };
+
+/** What a line holds: its value (fields, text areas) or else its name. */
+export const contentOf = (line: TreeLine): string => line.value ?? line.text;
+
+const inside = (inner: TreeLine, outer: TreeLine): boolean =>
+  inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+
+/**
+ * TextEdit's text area in the window of `document` (its title is the file name), never one of
+ * another window (a document a previous test or run left open).
+ */
+export function textAreaOf(tree: string, document: string): TreeLine {
+  const lines = parseTreeLines(tree);
+  const name = basename(document);
+  const window = lines.find((l) => l.role === 'Window' && l.text.includes(name) && Number.isFinite(l.x));
+  if (!window) throw new Error(`no window titled "${name}" in the tree:\n${tree.slice(0, 3000)}`);
+  const area = lines.find((l) => l.role === 'TextArea' && Number.isFinite(l.x) && inside(l, window));
+  if (!area) throw new Error(`no TextArea inside the "${name}" window:\n${tree.slice(0, 3000)}`);
+  return area;
+}
 
 export const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -105,15 +170,41 @@ export function human(...args: string[]): Promise<string> {
   });
 }
 
-/** Why Accessibility-dependent tests cannot run here, or null when they can. */
+/** What this process may do, checked for real (humanPoster.ts probe). */
+export interface MacProbe {
+  trusted: boolean;
+  /** AXRole of the Dock's application element: AXError 0 and "AXApplication" when reads work. */
+  axRead: { error: number; role: string | null; pid: number | null };
+  /** CGPreflightPostEventAccess(). */
+  postEvent: boolean;
+  /** An active keyboard event tap could be created (and was removed at once). */
+  activeTap: boolean;
+}
+
+let probed: Promise<MacProbe | string> | null = null;
+
+/** The probe's answer, once per test process (a string: why it could not run). */
+export function probeMac(): Promise<MacProbe | string> {
+  probed ??= (async () => {
+    if (process.platform !== 'darwin') return 'the macOS end-to-end suite runs on macOS only';
+    try {
+      return JSON.parse(await human('probe')) as MacProbe;
+    } catch (error) {
+      return `the probe failed: ${String(error)}`;
+    }
+  })();
+  return probed;
+}
+
+/** Why the tests that need the grants cannot run here (NEEDS_GRANT-prefixed), or null when they can. */
 export async function accessibilityUnavailable(): Promise<string | null> {
-  if (process.platform !== 'darwin') return 'the macOS end-to-end suite runs on macOS only';
-  try {
-    const trusted = await human('trusted');
-    return trusted === 'true' ? null : 'Accessibility is not granted to this process (AXIsProcessTrusted() is false): grant it to the runner (see .github/workflows/macos.yml) to run this test';
-  } catch (error) {
-    return `could not check Accessibility: ${String(error)}`;
-  }
+  const probe = await probeMac();
+  if (typeof probe === 'string') return `${NEEDS_GRANT} ${probe}`;
+  const missing: string[] = [];
+  if (probe.axRead.error !== 0 || probe.axRead.role !== 'AXApplication') missing.push(`a real accessibility read failed (the Dock's AXRole: AXError ${probe.axRead.error}; AXIsProcessTrusted() ${probe.trusted})`);
+  if (!probe.postEvent) missing.push('event posting is not allowed (CGPreflightPostEventAccess() is false)');
+  if (!probe.activeTap) missing.push('an active keyboard event tap could not be created');
+  return missing.length ? `${NEEDS_GRANT} ${missing.join('; ')}: grant Accessibility and event posting to the runner (see .github/workflows/macos.yml)` : null;
 }
 
 /**

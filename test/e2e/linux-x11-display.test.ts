@@ -15,6 +15,7 @@ import { createProgress, type Progress } from '../../src/core/progress.js';
 import type { Point } from '../../src/core/model.js';
 import { pngWithCrosshair } from '../../src/core/crosshair.js';
 import { X11Display } from '../../src/backends/linux/x11Display.js';
+import { XInputGuard } from '../../src/backends/linux/xinputGuard.js';
 import type { EngagedGuard } from '../../src/core/desktop.js';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { SimulatedHuman } from '../support/simulatedHuman.js';
@@ -355,8 +356,9 @@ describe('X11Display on a virtual desktop', { timeout: 120_000 }, () => {
       await focus(blue);
       let escapes = 0;
       const humanInputs: string[] = [];
+      const lost: string[] = [];
       const started = performance.now();
-      const guard = await display.engageGuard({ onEscape: () => escapes++, onHumanInput: (kind) => humanInputs.push(kind) }, progress());
+      const guard = await display.engageGuard({ onEscape: () => escapes++, onHumanInput: (kind) => humanInputs.push(kind), onLost: (reason) => lost.push(reason) }, progress());
       t.diagnostic(`engageGuard (first of this display): ${(performance.now() - started).toFixed(1)} ms`);
       let mark = blue.output.mark();
       try {
@@ -382,11 +384,12 @@ describe('X11Display on a virtual desktop', { timeout: 120_000 }, () => {
       await human.pressKey('escape');
       await blue.output.waitFor((line) => line.key === 'Escape', 5000, mark);
       assert.equal(escapes, 1, 'no Esc callback once released');
+      assert.deepEqual(lost, [], 'a release is not a loss');
 
       const cycles: number[] = [];
       for (let round = 0; round < 20; round++) {
         const cycleStart = performance.now();
-        await (await display.engageGuard({ onEscape() {}, onHumanInput() {} }, progress())).release();
+        await (await display.engageGuard({ onEscape() {}, onHumanInput() {}, onLost() {} }, progress())).release();
         cycles.push(performance.now() - cycleStart);
       }
       cycles.sort((a, b) => a - b);
@@ -403,7 +406,7 @@ describe('X11Display on a virtual desktop', { timeout: 120_000 }, () => {
       await hierarchy.connection.sync();
       let guard: EngagedGuard | undefined;
       try {
-        guard = await display.engageGuard({ onEscape() {}, onHumanInput() {} }, progress());
+        guard = await display.engageGuard({ onEscape() {}, onHumanInput() {}, onLost() {} }, progress());
         hierarchy.attach(mouse.deviceId, mouse.attachment);
         await hierarchy.connection.sync();
         await pause(200);
@@ -427,6 +430,42 @@ describe('X11Display on a virtual desktop', { timeout: 120_000 }, () => {
       await pause(500);
       await human.click(blue.pad.x, blue.pad.y);
       await blue.output.waitFor((line) => line.press === 1, 5000, mark);
+    });
+
+    it("should report the guard lost when the X server drops its connection, and the person has their input back", async () => {
+      await focus(blue);
+      const guard = await XInputGuard.open(desktop.display);
+      const killer = await X11Connection.open(desktop.display);
+      const lost: string[] = [];
+      try {
+        const engaged = await guard.engage({ onEscape() {}, onHumanInput() {}, onLost: (reason) => lost.push(reason) }, progress());
+        let mark = blue.output.mark();
+        await human.click(blue.pad.x, blue.pad.y);
+        await pause(200);
+        assert.equal(blue.output.since(mark).filter((line) => 'press' in line).length, 0, 'blocked while engaged');
+        // XKillClient names a client by a resource it owns: give the guard's connection a 1×1
+        // pixmap, then kill its owner from another connection. The server closes that connection
+        // and drops its grabs, as when it goes away for any other reason.
+        const guardConnection = (guard as unknown as { connection: X11Connection }).connection;
+        const owner = guardConnection.client as unknown as { AllocID(): number; CreatePixmap(id: number, drawable: number, depth: number, w: number, h: number): void };
+        const pixmap = owner.AllocID();
+        owner.CreatePixmap(pixmap, guardConnection.root, (guardConnection.display.screen[0] as unknown as { root_depth: number }).root_depth, 1, 1);
+        await guardConnection.sync();
+        (killer.client as unknown as { KillClient(resource: number): void }).KillClient(pixmap);
+        await killer.sync();
+        const giveUpAt = Date.now() + 2_000;
+        while (lost.length === 0 && Date.now() < giveUpAt) await pause(10);
+        assert.equal(lost.length, 1, 'onLost called once');
+        assert.match(lost[0], /X connection closed/);
+        mark = blue.output.mark();
+        await human.click(blue.pad.x, blue.pad.y);
+        await blue.output.waitFor((line) => line.press === 1, 1000, mark);
+        await engaged.release();
+        assert.equal(lost.length, 1, 'the release after a loss reports nothing more');
+      } finally {
+        await guard.close();
+        await killer.close();
+      }
     });
 
     it('should give the human their input back when the guarding process is killed', async () => {
@@ -507,7 +546,7 @@ function spawnGuardChild(displayName: string): ChildProcess {
     const { X11Display } = await import(${JSON.stringify(module)});
     const display = await X11Display.open({ display: ${JSON.stringify(displayName)} });
     const progress = { signal: new AbortController().signal, deadline: Date.now() + 60000, log() {} };
-    await display.engageGuard({ onEscape() {}, onHumanInput() {} }, progress);
+    await display.engageGuard({ onEscape() {}, onHumanInput() {}, onLost() {} }, progress);
     console.log('engaged');
     setInterval(() => {}, 1000);
   `;

@@ -71,6 +71,17 @@ describe('render: CallResult as summary lines and structuredContent', () => {
     assert.equal(callResultOutput.parse(rendered.structuredContent).error?.code, 'permission');
   });
 
+  it('should tell the model a lost guard stopped the call and nothing more was sent', () => {
+    const rendered = renderCallResult(
+      result({ status: 'error', hint: 'Read the error.', error: { code: 'guard-lost', message: "Tandem lost its hold on the person's keyboard and mouse (the guard thread exited), so it stopped at once." } }),
+    );
+    assert.equal(rendered.isError, true);
+    const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
+    assert.match(text, /^status: error$/m);
+    assert.match(text, /^hint: Tandem could no longer hold the person's keyboard and mouse, so it stopped: nothing more was sent/m);
+    assert.equal(callResultOutput.parse(rendered.structuredContent).error?.code, 'guard-lost');
+  });
+
   it('should give the same facts as structuredContent, valid against the output schema', () => {
     const rendered = renderCallResult(
       result({

@@ -373,6 +373,19 @@ export class ScriptedDesktop implements Desktop {
     },
   };
 
+  /**
+   * The backend's guard stops holding the input by itself (a guard thread dying, a display
+   * connection closing): from now on the person's events reach the apps, and core is told.
+   */
+  loseGuard(reason: string): void {
+    const listener = this.listener;
+    if (!this.guardEngaged || !listener) throw new Error('scripted desktop: loseGuard() while no guard is engaged');
+    this.guardEngaged = false;
+    this.listener = null;
+    this.log(`guard:lost ${reason}`);
+    listener.onLost(reason);
+  }
+
   private readonly hideOffscreenGeometry: boolean;
 
   constructor(options: ScriptedDesktopOptions = {}) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyIdentifier, matchesApp, openArguments } from '../../src/backends/macos/macApps.js';
 import { appWindows, frontmostWindow, readWindowList } from '../../src/backends/macos/cgWindows.js';
-import { accessibilityCheck, screenRecordingCheck, SETTINGS_LINKS, stateFromAuthStatus } from '../../src/backends/macos/macPermissions.js';
+import { accessibilityCheck, checkMacPermissions, screenRecordingCheck, SETTINGS_LINKS } from '../../src/backends/macos/macPermissions.js';
 import { CFDecoder } from '../../native/macos/cfDecode.js';
 import { FakeMacNative } from './mac-fake-native.js';
 
@@ -61,7 +61,21 @@ test('should describe missing permissions with the Settings deep link the wizard
   const screen = screenRecordingCheck('denied', 'CGPreflightScreenCaptureAccess');
   assert.equal(screen.id, 'screen-recording');
   assert.equal(screen.action?.value, 'x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture');
-  assert.equal(stateFromAuthStatus('authorized'), 'granted');
-  assert.equal(stateFromAuthStatus('not determined'), 'denied');
-  assert.equal(stateFromAuthStatus('weird'), null);
+});
+
+test('should answer both grants from AXIsProcessTrusted and CGPreflightScreenCaptureAccess alone: false is "not granted", never a third state', async () => {
+  const fake = new FakeMacNative();
+  let screen = false;
+  fake.cg.CGPreflightScreenCaptureAccess = () => screen;
+  fake.trusted = false;
+  assert.deepEqual((await checkMacPermissions(fake)).map((c) => [c.id, c.state, c.action?.value]), [
+    ['accessibility', 'denied', SETTINGS_LINKS.accessibility],
+    ['screen-recording', 'denied', SETTINGS_LINKS.screenRecording],
+  ]);
+  fake.trusted = true;
+  screen = true;
+  assert.deepEqual((await checkMacPermissions(fake)).map((c) => [c.id, c.state, c.action]), [
+    ['accessibility', 'granted', undefined],
+    ['screen-recording', 'granted', undefined],
+  ]);
 });

@@ -38,11 +38,34 @@ test('should never adopt or release NULL', () => {
   assert.deepEqual(released, []);
 });
 
-test('should refuse to adopt the same reference twice (a double free)', () => {
-  const { cf } = recordingCf();
+test('should release a pointer adopted twice twice: CF hands out interned values again, +1 each time', () => {
+  const { released, cf } = recordingCf();
   const scope = new CFScope(cf);
   scope.adopt(7n);
-  assert.throws(() => scope.adopt(7n), /adopted twice/);
+  scope.adopt(7n);
+  scope.adopt(8n);
+  assert.equal(scope.size, 3);
+  assert.equal(scope.keep(7n), 7n, 'one of the two references moves out');
+  assert.equal(scope.size, 2);
+  scope.close();
+  assert.deepEqual(released.sort(), [7n, 8n]);
+  assert.throws(() => new CFScope(cf).keep(9n), /does not own/);
+});
+
+test('should balance kCFBooleanTrue read twice in one scope (the same pointer, +1 per copy)', () => {
+  const fake = new FakeMacNative();
+  const element = fake.elementRef({ role: 'AXButton', enabled: true, focused: true });
+  withCFScope(fake.cf, (scope) => {
+    const names = ['AXEnabled', 'AXFocused'].map((name) => scope.adopt(fake.cf.CFStringCreateWithCString(name))!);
+    const values = names.map((name) => {
+      const out: Array<bigint | null> = [null];
+      assert.equal(fake.ax.AXUIElementCopyAttributeValue(element, name, out), 0);
+      return scope.adopt(out[0]);
+    });
+    assert.equal(values[0], fake.cf.kCFBooleanTrue);
+    assert.equal(values[1], fake.cf.kCFBooleanTrue, 'the same pointer, adopted twice');
+  });
+  assert.deepEqual(fake.leaks(), [], 'released exactly twice: neither leaked nor over-released');
 });
 
 test('should release on throw, and not release what was kept', () => {

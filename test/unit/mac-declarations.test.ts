@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type koffiModule from 'koffi';
 import { createKoffiMacNative, FRAMEWORKS } from '../../native/macos/koffiMacNative.js';
+import { decodeProcBsdInfo, encodeProcBsdInfo } from '../../native/macos/procBsdInfo.js';
 
 type Spec = string;
 interface Declaration {
@@ -54,10 +55,10 @@ const find = (declarations: Declaration[], name: string): Declaration => {
 test('should open the frameworks by path, and AppKit only when Objective-C classes are needed', () => {
   const { koffi, loads } = recordingKoffi();
   const native = createKoffiMacNative(koffi);
-  assert.deepEqual(loads, [FRAMEWORKS.coreFoundation, FRAMEWORKS.applicationServices, FRAMEWORKS.coreGraphics, FRAMEWORKS.objc]);
+  assert.deepEqual(loads, [FRAMEWORKS.coreFoundation, FRAMEWORKS.applicationServices, FRAMEWORKS.coreGraphics, FRAMEWORKS.objc, FRAMEWORKS.libSystem]);
   native.objc.objc_getClass('NSWorkspace');
   native.objc.objc_getClass('NSRunningApplication');
-  assert.deepEqual(loads.slice(4), [FRAMEWORKS.appKit]);
+  assert.deepEqual(loads.slice(5), [FRAMEWORKS.appKit]);
 });
 
 test('should declare no variadic function', () => {
@@ -97,6 +98,10 @@ test("should match Apple's signatures where a wrong width would silently corrupt
   assert.equal(sig('CGEventGetLocation'), `${point} CGEventGetLocation(void *)`);
   assert.equal(sig('CGDisplayBounds'), `{origin:${point},size:{width:double,height:double}} CGDisplayBounds(uint32_t)`);
   assert.equal(sig('CGWindowListCopyWindowInfo'), 'void * CGWindowListCopyWindowInfo(uint32_t, uint32_t)');
+  assert.equal(sig('AXUIElementCopyElementAtPosition'), 'int32_t AXUIElementCopyElementAtPosition(void *, float, float, _Out_ void * *)');
+  assert.equal(sig('proc_listallpids'), 'int proc_listallpids(void *, int)');
+  assert.equal(sig('proc_pidinfo'), 'int proc_pidinfo(int, int, uint64_t, void *, int)');
+  assert.equal(sig('proc_pidpath'), 'int proc_pidpath(int, void *, uint32_t)');
   assert.equal(sig('AXObserverCreate'), 'int32_t AXObserverCreate(int32_t, (void *,void *,void *,void *)=>void *, _Out_ void * *)');
 });
 
@@ -130,4 +135,41 @@ test('should run without the private _AXUIElementGetWindow when the symbol is mi
 test('should fail loudly at load when a required symbol is missing', () => {
   const { koffi } = recordingKoffi({ missing: ['AXUIElementCopyMultipleAttributeValues'] });
   assert.throws(() => createKoffiMacNative(koffi), /AXUIElementCopyMultipleAttributeValues not found/);
+});
+
+test('should read proc_bsdinfo only when proc_pidinfo filled all 136 bytes, and decode its layout', () => {
+  const { koffi, native } = recordingKoffi();
+  const info = { pid: 812, ppid: 1, uid: 501, comm: 'TextEdit', name: 'TextEdit', startMs: 1_700_000_000_123.456 };
+  native.set('proc_pidinfo', (pid: unknown, flavor: unknown, _arg: unknown, buffer: unknown, size: unknown) => {
+    assert.equal(flavor, 3, 'PROC_PIDTBSDINFO');
+    assert.equal(size, 136);
+    if (pid !== 812) return 0;
+    encodeProcBsdInfo(info).copy(buffer as Buffer);
+    return 136;
+  });
+  native.set('proc_pidpath', (pid: unknown, buffer: unknown) => (pid === 812 ? (buffer as Buffer).write('/System/Applications/TextEdit.app/Contents/MacOS/TextEdit') : 0));
+  native.set('proc_listallpids', (buffer: unknown) => {
+    [1, 812, 0].forEach((pid, i) => (buffer as Buffer).writeInt32LE(pid, i * 4));
+    return 3;
+  });
+  const mac = createKoffiMacNative(koffi);
+  const read = mac.proc.proc_bsdinfo(812)!;
+  assert.deepEqual({ ...read, startMs: Math.round(read.startMs) }, { ...info, startMs: Math.round(info.startMs) });
+  assert.equal(mac.proc.proc_bsdinfo(9), null, 'a short read (gone, not ours) is no answer');
+  assert.equal(mac.proc.proc_pidpath(812), '/System/Applications/TextEdit.app/Contents/MacOS/TextEdit');
+  assert.equal(mac.proc.proc_pidpath(9), null);
+  assert.deepEqual(mac.proc.proc_listallpids(), [1, 812]);
+});
+
+test('should decode proc_bsdinfo fields at the offsets of <sys/proc_info.h>', () => {
+  const buffer = Buffer.alloc(136);
+  buffer.writeUInt32LE(4242, 12);
+  buffer.writeUInt32LE(77, 16);
+  buffer.writeUInt32LE(501, 20);
+  buffer.write('Calculator', 48);
+  buffer.write('Calculator', 64);
+  buffer.writeBigUInt64LE(1_700_000_000n, 120);
+  buffer.writeBigUInt64LE(250_000n, 128);
+  assert.deepEqual(decodeProcBsdInfo(buffer), { pid: 4242, ppid: 77, uid: 501, comm: 'Calculator', name: 'Calculator', startMs: 1_700_000_000_250 });
+  assert.throws(() => decodeProcBsdInfo(Buffer.alloc(100)), /136 bytes/);
 });

@@ -11,6 +11,15 @@ import type {
   WindowInfoKey,
 } from '../../native/macos/macNative.js';
 import { WINDOW_INFO_KEYS } from '../../native/macos/macNative.js';
+import type { ProcBsdInfo } from '../../native/macos/procBsdInfo.js';
+
+/** A process in the fake's process table (libproc), with what AppKit says of it when it is an app. */
+export interface FakeProcess extends ProcBsdInfo {
+  path?: string;
+  /** NSRunningApplication: 0 regular, 1 accessory, 2 prohibited; undefined = AppKit does not know it. */
+  activationPolicy?: number;
+  localizedName?: string;
+}
 
 type Kind = 'string' | 'number' | 'boolean' | 'array' | 'dictionary' | 'null' | 'axvalue' | 'element' | 'event' | 'port' | 'source' | 'observer' | 'runloop';
 
@@ -43,6 +52,21 @@ export interface FakeElement {
   error?: number;
 }
 
+/**
+ * One app's input as the fake window server delivers it: events wait in `inbox` and are handled
+ * one after the other, `msPerEvent` each; a `hung` app handles none. The app answers an AX
+ * request only when its inbox is empty (AppKit services AX between events), and never when
+ * `axSilent` (an app without accessibility support).
+ */
+export interface AppInput {
+  msPerEvent: number;
+  hung: boolean;
+  axSilent: boolean;
+  inbox: Array<{ event: PostedEvent; arrivedAt: number }>;
+  handled: PostedEvent[];
+  busyUntil: number;
+}
+
 export interface PostedEvent {
   type: number;
   keyDown?: boolean;
@@ -72,12 +96,27 @@ export class FakeMacNative implements MacNative {
   readonly unregistered: Ref[] = [];
   readonly runLoopSources = new Set<Ref>();
   trusted = true;
+  /** The system-wide element; its AXFocusedApplication is the app of `focusedPid`. */
+  readonly systemWide: FakeElement = {};
+  focusedPid: number | null = null;
   tapAllowed = true;
   observerAllowed = true;
   /** Called on each CFRunLoopRunInMode (to fire observer callbacks in tests). */
   onRunLoop: (() => void) | null = null;
   cursor: CGPoint = { x: 10, y: 20 };
+  /**
+   * Like Apple Silicon's CoreFoundation: equal short strings and small numbers come back as the
+   * same pointer, with +1 each time (interned / cached values). Off by default.
+   */
+  internValues = false;
+  private readonly interned = new Map<string, Ref>();
   tapEnabled = false;
+  /** The callback of the last tap created (the window server calls it for every event while enabled). */
+  private tapCallback: Ref | null = null;
+  /** Apps' input: what reached each pid, and how fast it handles it (see deliver / processInput). */
+  readonly appInput = new Map<number, AppInput>();
+  /** Events delivered to no app (no focused pid). */
+  readonly undelivered: PostedEvent[] = [];
   invalidatedPorts: Ref[] = [];
 
   private alloc(kind: Kind, data: Partial<FakeObject> = {}, permanent = false): Ref {
@@ -128,11 +167,23 @@ export class FakeMacNative implements MacNative {
   }
 
   string(text: string, permanent = false): Ref {
+    if (!permanent && text.length <= 7) return this.intern(`s:${text}`, () => this.alloc('string', { value: text }));
     return this.alloc('string', { value: text }, permanent);
   }
 
   private number(value: number): Ref {
+    if (Number.isInteger(value) && Math.abs(value) < 256) return this.intern(`n:${value}`, () => this.alloc('number', { value }));
     return this.alloc('number', { value });
+  }
+
+  /** The cached object again (+1) while it lives, when interning is on; else a new one. */
+  private intern(key: string, create: () => Ref): Ref {
+    if (!this.internValues) return create();
+    const cached = this.interned.get(key);
+    if (cached !== undefined && this.heap.get(cached)!.count > 0) return this.retain(cached);
+    const ref = create();
+    this.interned.set(key, ref);
+    return ref;
   }
 
   private boolRef(value: boolean): Ref {
@@ -204,6 +255,10 @@ export class FakeMacNative implements MacNative {
         return { error: 0, value: this.retain(this.boolRef(element.focused ?? false)) };
       case 'AXSelected':
         return has(element.selected) ? { error: 0, value: this.retain(this.boolRef(element.selected!)) } : { error: -25205, value: null };
+      case 'AXFocusedApplication': {
+        const app = element === this.systemWide && this.focusedPid !== null ? this.apps.get(this.focusedPid) : undefined;
+        return app ? { error: 0, value: this.retain(this.elementRef(app)) } : { error: -25212, value: null };
+      }
       case 'AXChildren':
       case 'AXWindows': {
         const children = (element.children ?? []).filter((c) => name === 'AXChildren' || c.role === 'AXWindow');
@@ -314,11 +369,18 @@ export class FakeMacNative implements MacNative {
       if (!app) return this.retain(this.elementRef({ error: -25202 }));
       return this.retain(this.elementRef(app));
     },
-    AXUIElementCreateSystemWide: () => this.alloc('element', { value: {} }),
+    AXUIElementCreateSystemWide: () => this.retain(this.elementRef(this.systemWide)),
     AXUIElementGetTypeID: () => TYPE_IDS.element,
     AXValueGetTypeID: () => TYPE_IDS.axvalue,
     AXUIElementCopyAttributeValue: (element, attribute, out) => {
-      const result = this.attribute(this.elementOf(element), this.stringOf(attribute));
+      const el = this.elementOf(element);
+      const pid = [...this.apps].find(([, app]) => app === el)?.[0];
+      if (pid !== undefined && this.appInput.has(pid)) {
+        // The app answers from its main thread: only between events, never when it speaks no AX.
+        const input = this.processInput(pid);
+        if (input.axSilent || input.hung || input.inbox.length > 0) return -25204;
+      }
+      const result = this.attribute(el, this.stringOf(attribute));
       out[0] = result.value;
       return result.error;
     },
@@ -363,8 +425,16 @@ export class FakeMacNative implements MacNative {
       return seconds > 0 ? 0 : -25201;
     },
     AXUIElementGetPid: (element, out) => {
-      const el = this.elementOf(element);
-      for (const [pid, app] of this.apps) if (app === el) out[0] = pid;
+      const pid = this.pidOf(this.elementOf(element));
+      if (pid === undefined) return -25202;
+      out[0] = pid;
+      return 0;
+    },
+    AXUIElementCopyElementAtPosition: (element, x, y, out) => {
+      this.object(element, 'element at position');
+      const hit = this.elementAt(x, y);
+      if (!hit) return -25212;
+      out[0] = this.retain(this.elementRef(hit));
       return 0;
     },
     _AXUIElementGetWindow: (element, out) => {
@@ -401,6 +471,86 @@ export class FakeMacNative implements MacNative {
     kAXTrustedCheckOptionPrompt: this.alloc('string', { value: 'AXTrustedCheckOptionPrompt' }, true),
   };
 
+  /** An app's input model (created on first use: instant handling). */
+  inputOf(pid: number): AppInput {
+    let input = this.appInput.get(pid);
+    if (!input) {
+      input = { msPerEvent: 0, hung: false, axSilent: false, inbox: [], handled: [], busyUntil: 0 };
+      this.appInput.set(pid, input);
+    }
+    return input;
+  }
+
+  /** Moves what the app has had time to handle from its inbox to `handled`. */
+  processInput(pid: number, now = Date.now()): AppInput {
+    const input = this.inputOf(pid);
+    while (input.inbox.length > 0 && !input.hung) {
+      const { event, arrivedAt } = input.inbox[0];
+      const readyAt = Math.max(arrivedAt, input.busyUntil) + input.msPerEvent;
+      if (readyAt > now) break;
+      input.busyUntil = readyAt;
+      input.handled.push(event);
+      input.inbox.shift();
+    }
+    return input;
+  }
+
+  /** The text an app has taken in (the unicode strings of the key downs it handled). */
+  typedInto(pid: number): string {
+    return this.processInput(pid).handled.filter((e) => e.keyDown && e.unicode !== undefined).map((e) => e.unicode).join('');
+  }
+
+  /** A person's key (no marker), posted like hardware input: through the tap, then to the focused app. */
+  humanKey(keycode: number, flags = 0n, unicode?: string): void {
+    for (const keyDown of [true, false]) this.route({ type: keyDown ? 10 : 11, keyDown, keycode, flags, fields: new Map(), unicode, tapLocation: 0 });
+  }
+
+  /**
+   * The window server: an event goes through the session tap while one is enabled (a moment
+   * later, on the tap's thread), then — unless the tap swallowed it — to the focused app.
+   */
+  private route(event: PostedEvent): void {
+    setImmediate(() => {
+      const callback = this.tapEnabled && this.tapCallback !== null ? (this.registered.get(this.tapCallback) as unknown as ((p: null, t: number, e: Ref, i: null) => Ref | null) | undefined) : undefined;
+      if (callback) {
+        const ref = this.eventObject({ ...event, fields: new Map(event.fields) });
+        const passed = callback(null, event.type, ref, null);
+        this.release(ref);
+        if (passed === null) return;
+      }
+      if (this.focusedPid === null) {
+        this.undelivered.push(event);
+        return;
+      }
+      this.inputOf(this.focusedPid).inbox.push({ event, arrivedAt: Date.now() });
+    });
+  }
+
+  /** The deepest element of any app whose frame holds the point (what AX hit-testing answers). */
+  private elementAt(x: number, y: number): FakeElement | null {
+    const inside = (el: FakeElement): boolean =>
+      !!el.position && !!el.size && x >= el.position.x && y >= el.position.y && x < el.position.x + el.size.width && y < el.position.y + el.size.height;
+    const deepest = (el: FakeElement): FakeElement | null => {
+      for (const child of el.children ?? []) {
+        const hit = deepest(child);
+        if (hit) return hit;
+      }
+      return inside(el) ? el : null;
+    };
+    for (const app of this.apps.values()) {
+      const hit = deepest(app);
+      if (hit) return hit;
+    }
+    return null;
+  }
+
+  /** The app (pid) an element belongs to, for AXUIElementGetPid on any element of its tree. */
+  pidOf(element: FakeElement): number | undefined {
+    const within = (root: FakeElement): boolean => root === element || (root.children ?? []).some(within);
+    for (const [pid, app] of this.apps) if (within(app)) return pid;
+    return undefined;
+  }
+
   /** Fires the observer callback registered through AXObserverCreate (as the run loop would). */
   fireObserver(observer: Ref, notification = 'AXValueChanged'): void {
     const { callback } = this.object(observer, 'observer').value as { callback: Ref };
@@ -424,7 +574,9 @@ export class FakeMacNative implements MacNative {
     CGEventCreateScrollWheelEvent2: (_src, units, count, w1, w2, w3) => this.eventObject({ type: 22, scroll: { units, count, w1, w2, w3 } }),
     CGEventPost: (location, ref) => {
       const event = this.event(ref);
-      this.posted.push({ ...event, fields: new Map(event.fields), tapLocation: location });
+      const copy = { ...event, fields: new Map(event.fields), tapLocation: location };
+      this.posted.push(copy);
+      this.route(copy);
     },
     CGEventGetLocation: (ref) => this.event(ref).location ?? { x: 0, y: 0 },
     CGEventGetType: (ref) => this.event(ref).type,
@@ -449,7 +601,9 @@ export class FakeMacNative implements MacNative {
     },
     CGEventTapCreate: (_location, _placement, _options, _mask, callback) => {
       if (!this.registered.has(callback)) throw new Error('CGEventTapCreate with an unregistered callback');
-      return this.tapAllowed ? this.alloc('port') : null;
+      if (!this.tapAllowed) return null;
+      this.tapCallback = callback;
+      return this.alloc('port');
     },
     CGEventTapEnable: (tap, enable) => {
       this.object(tap, 'tap');
@@ -487,18 +641,65 @@ export class FakeMacNative implements MacNative {
     windowInfoKeys: Object.fromEntries(WINDOW_INFO_KEYS.map((key) => [key, this.string(key, true)])) as Record<WindowInfoKey, Ref>,
   };
 
+  /** The process table libproc reads. */
+  processes: FakeProcess[] = [];
+
+  readonly proc: MacNative['proc'] = {
+    proc_listallpids: () => this.processes.map((p) => p.pid),
+    proc_bsdinfo: (pid) => {
+      const found = this.processes.find((p) => p.pid === pid);
+      return found ? { pid: found.pid, ppid: found.ppid, uid: found.uid, comm: found.comm, name: found.name, startMs: found.startMs } : null;
+    },
+    proc_pidpath: (pid) => this.processes.find((p) => p.pid === pid)?.path ?? null,
+  };
+
+  // A sliver of the Objective-C runtime: NSRunningApplication by pid (activationPolicy,
+  // localizedName, bundleIdentifier) over the process table. Objects are plain tagged numbers.
+  private readonly selectors = new Map<string, bigint>();
+  private readonly objcObjects = new Map<bigint, { kind: 'class' } | { kind: 'app'; process: FakeProcess } | { kind: 'string'; text: string }>();
+  private nextObjc = 0x7000_0000n;
+  private objcObject(value: { kind: 'class' } | { kind: 'app'; process: FakeProcess } | { kind: 'string'; text: string }): bigint {
+    const ref = (this.nextObjc += 0x10n);
+    this.objcObjects.set(ref, value);
+    return ref;
+  }
+  private selector(ref: bigint): string {
+    for (const [name, value] of this.selectors) if (value === ref) return name;
+    throw new Error(`unknown selector ${ref}`);
+  }
+  private readonly runningApplicationClass = this.objcObject({ kind: 'class' });
+
   readonly objc: MacNative['objc'] = {
-    objc_getClass: () => null,
-    sel_registerName: () => 1n,
+    objc_getClass: (name) => (name === 'NSRunningApplication' ? this.runningApplicationClass : null),
+    sel_registerName: (name) => {
+      if (!this.selectors.has(name)) this.selectors.set(name, BigInt(this.selectors.size + 1));
+      return this.selectors.get(name)!;
+    },
     objc_autoreleasePoolPush: () => 2n,
     objc_autoreleasePoolPop: () => undefined,
-    msgSend_id: () => null,
-    msgSend_id_i32: () => null,
+    msgSend_id: (receiver, selector) => {
+      const object = this.objcObjects.get(receiver);
+      if (object?.kind !== 'app') return null;
+      const name = this.selector(selector);
+      if (name === 'localizedName' && object.process.localizedName !== undefined) return this.objcObject({ kind: 'string', text: object.process.localizedName });
+      return null;
+    },
+    msgSend_id_i32: (receiver, selector, pid) => {
+      if (receiver !== this.runningApplicationClass || this.selector(selector) !== 'runningApplicationWithProcessIdentifier:') return null;
+      const process = this.processes.find((p) => p.pid === pid && p.activationPolicy !== undefined);
+      return process ? this.objcObject({ kind: 'app', process }) : null;
+    },
     msgSend_id_u64: () => null,
     msgSend_u64: () => 0,
-    msgSend_i64: () => 0,
+    msgSend_i64: (receiver, selector) => {
+      const object = this.objcObjects.get(receiver);
+      return object?.kind === 'app' && this.selector(selector) === 'activationPolicy' ? object.process.activationPolicy! : 0;
+    },
     msgSend_i32: () => 0,
-    msgSend_cstr: () => null,
+    msgSend_cstr: (receiver) => {
+      const object = this.objcObjects.get(receiver);
+      return object?.kind === 'string' ? object.text : null;
+    },
     msgSend_bool_u64: () => false,
   };
 }

@@ -23,3 +23,13 @@ test('should load no native library when the macOS backend is imported off macOS
     (koffi as { load: typeof koffi.load }).load = original;
   }
 });
+
+test('should read the guard thread lifetime cap from TANDEM_MAC_GUARD_LIFETIME_MS only when it is sane', async () => {
+  const { guardLifetimeFromEnv } = await import('../../src/backends/macos/index.js');
+  assert.equal(guardLifetimeFromEnv('2500'), 2500);
+  assert.equal(guardLifetimeFromEnv(undefined), null);
+  assert.equal(guardLifetimeFromEnv('999'), null, 'below 1 s');
+  assert.equal(guardLifetimeFromEnv('120001'), null, 'above the default cap');
+  assert.equal(guardLifetimeFromEnv('2e3'), null);
+  assert.equal(guardLifetimeFromEnv('-5'), null);
+});

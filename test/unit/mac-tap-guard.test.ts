@@ -9,11 +9,12 @@ import { engageTapGuard } from '../../src/backends/macos/cgEventTapGuard.js';
 test('should start the guard worker and report its failure as an error, not a hang', { skip: process.platform === 'darwin' ? 'on macOS the worker really starts (e2e-macos covers it)' : false }, async () => {
   let escapes = 0;
   await assert.rejects(
-    engageTapGuard({ onEscape: () => escapes++, onHumanInput: () => undefined }, createProgress({ timeoutMs: 20_000 }), {
+    engageTapGuard({ onEscape: () => escapes++, onHumanInput: () => undefined, onLost: () => undefined }, createProgress({ timeoutMs: 20_000 }), {
       heartbeatTimeoutMs: 1000,
       maxLifetimeMs: 5000,
       heartbeatEveryMs: 100,
       startTimeoutMs: 15_000,
+      releaseAckMs: 500,
     }),
     (error: Error & { code?: string }) => error.code === 'unsupported' && /only load on darwin/.test(error.message),
   );

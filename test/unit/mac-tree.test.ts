@@ -118,6 +118,18 @@ test('should snapshot the tree in pre-order with roles, text, bounds, flags and 
   assert.deepEqual(fake.leaks(), [], 'every Copy/Create released exactly once');
 });
 
+test('should read a tree whose short strings and numbers come back as the same pointers (Apple Silicon), releasing each +1', async () => {
+  const { fake, registry, session, reader } = setup();
+  fake.internValues = true;
+  const first = await reader.snapshot(42, LIMITS, progress(), options);
+  const second = await reader.snapshot(42, LIMITS, progress(), options);
+  assert.deepEqual(second.elements.map((e) => e.text), first.elements.map((e) => e.text));
+  assert.ok(first.elements.some((e) => e.text === 'OK'), 'the short title decoded');
+  registry.releaseAll();
+  session.close();
+  assert.deepEqual(fake.leaks(), [], 'every +1 released once per copy');
+});
+
 test('should never read the value of a secure text field', async () => {
   const { reader, fake, parts } = setup();
   const snap = await reader.snapshot(42, LIMITS, progress(), options);

@@ -27,12 +27,25 @@ test('should parse as YAML into one job on macos-14 and macos-15 running the who
     t.skip(parsed.unavailable);
     return;
   }
-  const workflow = parsed.value as { jobs: Record<string, { 'runs-on': string; strategy: { matrix: { os: string[] } }; steps: Array<{ name?: string; run?: string; uses?: string; with?: Record<string, unknown> }> }> };
+  const workflow = parsed.value as { jobs: Record<string, { 'runs-on': string; strategy: { matrix: { os: string[] } }; steps: Array<{ name?: string; run?: string; uses?: string; if?: string; with?: Record<string, unknown> }> }> };
   const job = workflow.jobs.macos;
   assert.deepEqual(job.strategy.matrix.os, ['macos-14', 'macos-15']);
   assert.equal(job['runs-on'], '${{ matrix.os }}');
   const runs = job.steps.map((s) => s.run ?? s.uses ?? '');
-  const order = ['actions/checkout', 'actions/setup-node', 'npm ci', 'npm run lint', 'tsc -p tsconfig.json --noEmit', 'run-tests.mjs unit', 'TCC.db', 'humanPoster.js trusted', 'dist/test/e2e-macos/'];
+  const order = [
+    'actions/checkout',
+    'actions/setup-node',
+    'npm ci',
+    'npm run lint',
+    'tsc -p tsconfig.json --noEmit',
+    'run-tests.mjs unit',
+    'TCC.db',
+    'screencapture -x',
+    'humanPoster.js probe',
+    'resultsReporter.js',
+    'macosCiSummary.js',
+    'actions/upload-artifact',
+  ];
   let at = -1;
   for (const needle of order) {
     const index = runs.findIndex((r, i) => i > at && r.includes(needle));
@@ -40,10 +53,21 @@ test('should parse as YAML into one job on macos-14 and macos-15 running the who
     at = index;
   }
   assert.equal(job.steps.find((s) => s.uses?.startsWith('actions/setup-node'))?.with?.['node-version'], 20);
+  const grant = job.steps.find((s) => s.run?.includes('TCC.db'))!.run!;
+  assert.match(grant, /\/opt\/hca\/hosted-compute-agent/, 'the responsible process on current images is granted');
+  assert.match(grant, /kTCCServicePostEvent/);
+  assert.match(grant, /csrutil status/);
+  const prepare = job.steps.find((s) => s.run?.includes('screencapture -x'))!.run!;
+  assert.match(prepare, /ApplePersistenceIgnoreState/);
+  const summary = job.steps.find((s) => s.run?.includes('macosCiSummary.js'))!;
+  assert.equal(summary.if, 'always()', 'the summary runs (and can fail the job) whatever the suite did');
+  assert.match(summary.run!, /GITHUB_STEP_SUMMARY/);
 });
 
 test('should point the workflow at files the build really produces', () => {
   assert.ok(existsSync('test/e2e-macos/humanPoster.ts'), 'humanPoster.ts compiles to dist/test/e2e-macos/humanPoster.js');
+  assert.ok(existsSync('test/e2e-macos/resultsReporter.ts'), 'the reporter compiles to dist/test/e2e-macos/resultsReporter.js');
+  assert.ok(existsSync('scripts/macosCiSummary.ts'), 'the summary compiles to dist/scripts/macosCiSummary.js');
   const suites = readdirSync('test/e2e-macos').filter((f) => f.endsWith('.test.ts'));
   assert.ok(suites.length >= 3, `e2e-macos suites: ${suites.join(', ')}`);
   assert.ok(existsSync(join('scripts', 'run-tests.mjs')));

@@ -2,7 +2,9 @@
 // events then go to this client only (so apps do not see them) while the XTEST devices — the
 // agent's path — are untouched. The grab belongs to this client's own connection: if the process
 // dies, the server drops it and the person gets their keyboard and mouse back. Devices are never
-// floated or detached, since that would survive a crash and lock the person out.
+// floated or detached, since that would survive a crash and lock the person out. For the same
+// reason a guard whose connection goes away (the server closed it, a socket error) holds
+// nothing any more: the listener hears it at once (onLost) and core stops the call.
 
 import type { XEvent, XIDeviceInfo, XInputExtension } from 'x11';
 import type { EngagedGuard, GuardListener } from '../../core/desktop.js';
@@ -103,6 +105,7 @@ class GuardSession {
   private readonly grabbed = new Set<number>();
   private released = false;
   private stopListening: (() => void) | null = null;
+  private stopWatchingClose: (() => void) | null = null;
   private rescan: Promise<void> = Promise.resolve();
 
   constructor(
@@ -114,6 +117,7 @@ class GuardSession {
 
   async start(progress: Progress): Promise<void> {
     this.stopListening = this.connection.onEvent((event) => this.onEvent(event));
+    this.stopWatchingClose = this.connection.onClosed((error) => this.onConnectionClosed(error));
     // Watch for devices plugged in while engaged before looking at the current list, so none slips between.
     this.xinput.XISelectEvents(this.connection.root, { deviceId: XI_ALL_DEVICES, mask: HIERARCHY_MASK });
     const devices = humanDevices(await this.queryDevices());
@@ -125,6 +129,7 @@ class GuardSession {
     if (this.released) return;
     this.released = true;
     this.stopListening?.();
+    this.stopWatchingClose?.();
     if (this.connection.closed) return;
     try {
       this.xinput.XISelectEvents(this.connection.root, { deviceId: XI_ALL_DEVICES, mask: 0 });
@@ -136,6 +141,18 @@ class GuardSession {
     } catch (error) {
       // The connection is gone: the server has dropped the grabs with it.
       console.error('[xinputGuard] release:', (error as Error).message);
+    }
+  }
+
+  /** The grabs went with the connection: the person has their input back, and core must know. */
+  private onConnectionClosed(error: Error): void {
+    if (this.released) return;
+    this.released = true;
+    this.stopListening?.();
+    try {
+      this.listener.onLost(`the input guard's X connection closed (${error.message})`);
+    } catch (failure) {
+      console.error('[xinputGuard] listener failed:', failure);
     }
   }
 

@@ -24,6 +24,23 @@ const POINTER_EVENTS = new Set<number>([
   CGEventType.otherMouseDragged,
 ]);
 
+/**
+ * Tandem's own events the tap counts as they pass (the first half of the paced-input barrier,
+ * macBarrier.ts). Moves and drags are left out: the window server may coalesce consecutive ones,
+ * so a count of them could never add up.
+ */
+export const COUNTED_OWN_EVENT_TYPES: ReadonlySet<number> = new Set<number>([
+  CGEventType.keyDown,
+  CGEventType.keyUp,
+  CGEventType.leftMouseDown,
+  CGEventType.leftMouseUp,
+  CGEventType.rightMouseDown,
+  CGEventType.rightMouseUp,
+  CGEventType.otherMouseDown,
+  CGEventType.otherMouseUp,
+  CGEventType.scrollWheel,
+]);
+
 /** The event types the tap listens to (CGEventMaskBit of each), 64-bit. */
 export const GUARDED_EVENT_MASK: bigint = [...KEY_EVENTS, ...POINTER_EVENTS].reduce((mask, type) => mask | (1n << BigInt(type)), 0n);
 
@@ -38,6 +55,8 @@ export interface TapEventFacts {
 
 export type TapDecision =
   | { action: 'pass' }
+  /** One of Tandem's own events (it carries the marker): passes, and is counted when `counted`. */
+  | { action: 'pass-ours'; counted: boolean }
   | { action: 'reenable' }
   | { action: 'escape' }
   | { action: 'swallow'; kind: 'key' | 'pointer' };
@@ -48,7 +67,7 @@ export function decideTapEvent(event: TapEventFacts, marker: bigint = TANDEM_EVE
   }
   const isKey = KEY_EVENTS.has(event.type);
   if (!isKey && !POINTER_EVENTS.has(event.type)) return { action: 'pass' };
-  if (event.userData === marker) return { action: 'pass' };
+  if (event.userData === marker) return { action: 'pass-ours', counted: COUNTED_OWN_EVENT_TYPES.has(event.type) };
   if (event.type === CGEventType.keyDown && event.keycode === KEYCODE_ESCAPE && (event.flags & HELD_MODIFIER_MASK) === 0n) {
     return { action: 'escape' };
   }

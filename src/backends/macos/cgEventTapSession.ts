@@ -2,11 +2,14 @@
 // slices, torn down exactly once. Written against the MacNative interface so it runs in the tap
 // worker on a Mac and against a fake binding in unit tests. The tap callback never throws into
 // native code: a throw there would return NULL and silently eat the person's event, so any
-// failure passes the event through instead (fail open).
+// failure passes the event through instead (fail open). Once the engine's thread has taken the
+// tap over (TapShared: the worker was stuck or dying), the callback passes everything and the
+// worker touches the tap no more.
 
 import type { MacNative, NullableRef, Ref } from '../../../native/macos/macNative.js';
 import { CFRunLoopRunResult, CGEventField, CGEventTapLocation, CGEventType, kCGEventTapOptionDefault, kCGHeadInsertEventTap } from '../../../native/macos/macNative.js';
 import { decideTapEvent, GUARDED_EVENT_MASK } from './cgEventTapPolicy.js';
+import { TapState, type TapShared } from './cgEventTapShared.js';
 
 const TAP_DISABLED_TYPES = new Set<number>([CGEventType.tapDisabledByTimeout, CGEventType.tapDisabledByUserInput]);
 
@@ -16,7 +19,14 @@ export type TapMessage =
   | { type: 'escape' }
   | { type: 'human'; kind: 'key' | 'pointer' }
   | { type: 'reenabled'; cause: 'timeout' | 'user-input' }
-  | { type: 'released'; reason: 'release' | 'watchdog' | 'heartbeat-lost' | 'error' };
+  | { type: 'released'; reason: TapReleaseReason };
+
+/**
+ * Why the tap came down: asked to ('release'), its lifetime cap ('lifetime'), no heartbeat from
+ * the engine's thread ('heartbeat-lost'), macOS disabled it and it would not come back on
+ * ('disabled'), its run loop stopped ('error'), or the engine's thread took it over ('taken-over').
+ */
+export type TapReleaseReason = 'release' | 'lifetime' | 'heartbeat-lost' | 'disabled' | 'error' | 'taken-over';
 
 export interface TapSessionOptions {
   marker: bigint;
@@ -26,6 +36,8 @@ export interface TapSessionOptions {
   heartbeatTimeoutMs: number;
   /** Absolute cap on how long the person can be locked out, whatever the main thread does. */
   maxLifetimeMs: number;
+  /** Ownership, the tap's pointer and the count of Tandem's own events seen, shared with the engine's thread. */
+  shared: TapShared;
   now?: () => number;
 }
 
@@ -37,6 +49,8 @@ export class EventTapSession {
   private startedAt = 0;
   private lastHeartbeat = 0;
   private done = false;
+  /** macOS disabled the tap and CGEventTapEnable did not bring it back: the next pump ends the session. */
+  private reenableFailed = false;
 
   constructor(
     private readonly native: MacNative,
@@ -54,7 +68,8 @@ export class EventTapSession {
 
   /** Creates and enables the tap on the current thread's run loop. Sends 'ready' or 'failed'. */
   start(): boolean {
-    if (this.done) return false; // released before it started: never create the tap
+    // Released, or taken over by the engine's thread, before it started: never create the tap.
+    if (this.done || this.options.shared.state() !== TapState.live) return false;
     const { cf, cg, callbacks } = this.native;
     this.startedAt = this.lastHeartbeat = this.now();
     this.callback = callbacks.registerEventTapCallback((_proxy, type, event) => this.onEvent(type, event));
@@ -65,6 +80,15 @@ export class EventTapSession {
       return false;
     }
     this.tap = tap;
+    this.options.shared.publish(tap);
+    if (this.options.shared.state() === TapState.takenOver) {
+      // The engine's thread gave up on this worker while the tap was being created (it may not
+      // have seen the pointer): disable it here, and leave it, like the rest, to the takeover.
+      cg.CGEventTapEnable(tap, false);
+      cf.CFMachPortInvalidate(tap);
+      this.done = true;
+      return false;
+    }
     const source = cf.CFMachPortCreateRunLoopSource(tap, 0);
     if (source === null) {
       this.teardown();
@@ -81,6 +105,8 @@ export class EventTapSession {
 
   private onEvent(type: number, event: NullableRef): NullableRef {
     try {
+      // The engine's thread took the tap over (or it is coming down): hold nothing back.
+      if (this.done || this.options.shared.state() !== TapState.live) return event;
       const { cg } = this.native;
       // Tap-disabled notices carry no real event: decide on the type alone, read no fields.
       const readable = event !== null && !TAP_DISABLED_TYPES.has(type);
@@ -93,9 +119,20 @@ export class EventTapSession {
       switch (decision.action) {
         case 'pass':
           return event;
+        case 'pass-ours':
+          if (decision.counted) this.options.shared.countOurs();
+          return event;
         case 'reenable':
-          // macOS disabled the tap (a slow callback, or secure input): turn it back on.
-          if (this.tap !== null && !this.done) cg.CGEventTapEnable(this.tap, true);
+          // macOS disabled the tap (a slow callback, or secure input): turn it back on. If it
+          // stays off, the guard no longer holds anything: the next pump ends it, and the engine
+          // hears of it ('released' → the call stops with guard-lost).
+          if (this.tap !== null) {
+            cg.CGEventTapEnable(this.tap, true);
+            if (!cg.CGEventTapIsEnabled(this.tap)) {
+              this.reenableFailed = true;
+              return event;
+            }
+          }
           this.send({ type: 'reenabled', cause: type === CGEventType.tapDisabledByTimeout ? 'timeout' : 'user-input' });
           return event;
         case 'escape':
@@ -117,9 +154,17 @@ export class EventTapSession {
   /** Runs one run-loop slice; returns false once the session is over (then it is torn down). */
   pump(): boolean {
     if (this.done) return false;
+    if (this.options.shared.state() === TapState.takenOver) {
+      this.stop('taken-over');
+      return false;
+    }
+    if (this.reenableFailed) {
+      this.stop('disabled');
+      return false;
+    }
     const now = this.now();
     if (now - this.startedAt > this.options.maxLifetimeMs) {
-      this.stop('watchdog');
+      this.stop('lifetime');
       return false;
     }
     if (now - this.lastHeartbeat > this.options.heartbeatTimeoutMs) {
@@ -136,7 +181,7 @@ export class EventTapSession {
   }
 
   /** Disables, removes and releases the tap once; sends 'released'. Idempotent. */
-  stop(reason: 'release' | 'watchdog' | 'heartbeat-lost' | 'error'): void {
+  stop(reason: TapReleaseReason): void {
     if (this.done) return;
     this.teardown();
     this.send({ type: 'released', reason });
@@ -145,6 +190,12 @@ export class EventTapSession {
   private teardown(): void {
     this.done = true;
     const { cf, cg, callbacks } = this.native;
+    if (this.tap !== null && !this.options.shared.beginWorkerTeardown()) {
+      // Taken over: the engine's thread disables and invalidates the tap, maybe right now. Touch
+      // nothing it may still use — not the tap, its source, nor the callback the tap may call.
+      this.tap = this.source = this.runLoop = this.callback = null;
+      return;
+    }
     const steps: Array<() => void> = [];
     if (this.tap !== null) {
       const tap = this.tap;
@@ -157,6 +208,8 @@ export class EventTapSession {
     if (this.tap !== null) {
       const tap = this.tap;
       steps.push(() => cf.CFMachPortInvalidate(tap));
+      // From here only this thread may free it; a takeover after a crash leaves it alone.
+      steps.push(() => this.options.shared.markDisabled());
     }
     if (this.source !== null) {
       const source = this.source;

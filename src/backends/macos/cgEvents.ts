@@ -10,7 +10,7 @@ import { TandemError } from '../../core/errors.js';
 import type { MacNative, NullableRef, Ref } from '../../../native/macos/macNative.js';
 import { CGEventField, CGEventTapLocation, CGEventType, CGMouseButton, kCGScrollEventUnitLine } from '../../../native/macos/macNative.js';
 import { modifierFlags, NAMED_KEYCODES, requireKeyStroke } from './macKeys.js';
-import { TANDEM_EVENT_MARKER } from './cgEventTapPolicy.js';
+import { COUNTED_OWN_EVENT_TYPES, TANDEM_EVENT_MARKER } from './cgEventTapPolicy.js';
 
 /** CGEventKeyboardSetUnicodeString keeps at most 20 UTF-16 units per event. */
 export const MAX_UNICODE_UNITS = 20;
@@ -38,15 +38,20 @@ export type TextPiece = { kind: 'text'; text: string } | { kind: 'key'; key: 're
  * Typing plan: line breaks become Return key presses (apps ignore a unicode "\n"), tabs Tab
  * presses; the rest goes as unicode chunks.
  */
-export function planText(text: string): TextPiece[] {
+export function planText(text: string, maxUnits = MAX_UNICODE_UNITS): TextPiece[] {
   const pieces: TextPiece[] = [];
   for (const part of text.split(/(\r\n|\r|\n|\t)/)) {
     if (part === '') continue;
     if (part === '\t') pieces.push({ kind: 'key', key: 'tab' });
     else if (part === '\n' || part === '\r' || part === '\r\n') pieces.push({ kind: 'key', key: 'return' });
-    else for (const chunk of chunkUtf16(part)) pieces.push({ kind: 'text', text: chunk });
+    else for (const chunk of chunkUtf16(part, Math.min(maxUnits, MAX_UNICODE_UNITS))) pieces.push({ kind: 'text', text: chunk });
   }
   return pieces;
+}
+
+/** Characters (code points) a piece types: what paced input counts and reports. */
+export function pieceUnits(piece: TextPiece): number {
+  return piece.kind === 'key' ? 1 : [...piece.text].length;
 }
 
 const BUTTONS: Record<MouseButton, { down: number; up: number; dragged: number; button: number }> = {
@@ -73,6 +78,9 @@ export function planScroll(deltaX: number, deltaY: number): Array<{ wheel1: numb
 }
 
 export class CGEventInput {
+  /** Own events posted whose types the guard's tap counts (COUNTED_OWN_EVENT_TYPES): the barrier compares. */
+  countedPosted = 0;
+
   constructor(
     private readonly native: Pick<MacNative, 'cf' | 'cg'>,
     private readonly marker: bigint = TANDEM_EVENT_MARKER,
@@ -87,6 +95,7 @@ export class CGEventInput {
       cg.CGEventSetIntegerValueField(event, CGEventField.eventSourceUserData, this.marker);
       cg.CGEventSetFlags(event, flags);
       cg.CGEventPost(CGEventTapLocation.hid, event);
+      if (COUNTED_OWN_EVENT_TYPES.has(cg.CGEventGetType(event))) this.countedPosted++;
     } finally {
       this.native.cf.CFRelease(event);
     }
@@ -166,9 +175,12 @@ export class CGEventInput {
   /** Scrolls at `point`: the wheel goes to the window under the pointer, so move there first. */
   scroll(point: Point, deltaX: number, deltaY: number): void {
     this.moveTo(point);
-    for (const step of planScroll(deltaX, deltaY)) {
-      this.post(this.native.cg.CGEventCreateScrollWheelEvent2(null, kCGScrollEventUnitLine, 2, step.wheel1, step.wheel2, 0), 0n, 'scroll');
-    }
+    for (const step of planScroll(deltaX, deltaY)) this.scrollStep(step);
+  }
+
+  /** One wheel event of a scroll plan (planScroll), at the pointer. */
+  scrollStep(step: { wheel1: number; wheel2: number }): void {
+    this.post(this.native.cg.CGEventCreateScrollWheelEvent2(null, kCGScrollEventUnitLine, 2, step.wheel1, step.wheel2, 0), 0n, 'scroll');
   }
 
   cursorPosition(): Point {

@@ -10,8 +10,22 @@ export async function createMacDesktop(): Promise<Desktop> {
   }
   const [{ loadMacNative }, { MacDesktop }] = await Promise.all([import('../../../native/macos/loadMacNative.js'), import('./macDesktop.js')]);
   try {
-    return new MacDesktop(await loadMacNative());
+    const { DEFAULT_TAP_GUARD_OPTIONS } = await import('./cgEventTapGuard.js');
+    const maxLifetimeMs = guardLifetimeFromEnv(process.env.TANDEM_MAC_GUARD_LIFETIME_MS) ?? DEFAULT_TAP_GUARD_OPTIONS.maxLifetimeMs;
+    return new MacDesktop(await loadMacNative(), { tapGuard: { ...DEFAULT_TAP_GUARD_OPTIONS, maxLifetimeMs } });
   } catch (error) {
     throw new TandemError('internal', `Loading the macOS bindings failed: ${error instanceof Error ? error.message : String(error)}. Reinstall Tandem; a packaged app must keep koffi's .node files outside the asar.`);
   }
+}
+
+/**
+ * TANDEM_MAC_GUARD_LIFETIME_MS: the guard thread's own cap on one engagement (default 120 s, the
+ * backstop behind core's watchdog). A diagnostic setting: the macOS e2e suite lowers it to make
+ * the thread release the tap in the middle of a call, the path that must end in guard-lost.
+ * Whole milliseconds from 1,000 to 120,000; anything else is ignored.
+ */
+export function guardLifetimeFromEnv(value: string | undefined): number | null {
+  if (value === undefined || !/^\d+$/.test(value.trim())) return null;
+  const ms = Number(value);
+  return ms >= 1_000 && ms <= 120_000 ? ms : null;
 }

@@ -93,6 +93,42 @@ export class MacApps {
     }
   }
 
+  /** The pid of the app whose element is at `point` (AX hit-testing): where a click or a scroll goes. */
+  pidAt(point: { x: number; y: number }): number | null {
+    return withCFScope(this.native.cf, (scope) => {
+      const out: Array<Ref | null> = [null];
+      const error = this.native.ax.AXUIElementCopyElementAtPosition(this.session.system(), point.x, point.y, out);
+      if (error !== AXErrorCode.success || out[0] === null) return null;
+      return this.session.pidOf(scope.adopt(out[0]));
+    });
+  }
+
+  /** NSRunningApplication.activationPolicy (0 regular, 1 accessory, 2 prohibited), or null when AppKit does not know pid. */
+  activationPolicy(pid: number): number | null {
+    try {
+      return this.withPool(() => {
+        const app = this.runningApplication(pid);
+        return app === null ? null : this.native.objc.msgSend_i64(app, this.native.objc.sel_registerName('activationPolicy'));
+      });
+    } catch (error) {
+      console.error('[tandem] activation policy lookup failed:', error);
+      return null;
+    }
+  }
+
+  /** NSRunningApplication.localizedName, or undefined. */
+  localizedName(pid: number): string | undefined {
+    try {
+      return this.withPool(() => {
+        const app = this.runningApplication(pid);
+        return app === null ? undefined : this.nsString(this.native.objc.msgSend_id(app, this.native.objc.sel_registerName('localizedName')));
+      });
+    } catch (error) {
+      console.error('[tandem] app name lookup failed:', error);
+      return undefined;
+    }
+  }
+
   /** Inside Electron main NSWorkspace is live: regular (Dock) apps with their bundle ids. */
   private workspaceApps(): RunningApp[] {
     const { objc } = this.native;

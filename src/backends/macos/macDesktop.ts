@@ -1,6 +1,8 @@
 // The macOS Desktop: core's primitives over AX, CoreGraphics and `open`/`screencapture`. Each
-// concern lives in the file named after the API it wraps; this class only wires them together
-// and adds the cancellation checkpoints core expects around input.
+// concern lives in the file named after the API it wraps; this class only wires them together.
+// Input is paced (core/inputPacing.ts): each primitive sends its events in small batches, each
+// proven taken in by the receiving app (axInputBarrier.ts) before more than a small window is
+// in flight, so an answer means the app has handled it, and a cancel leaves nothing behind.
 
 import type {
   ClickOptions,
@@ -15,22 +17,38 @@ import type {
 } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import type { ElementNode, Frontmost, Modifier, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from '../../core/model.js';
-import { type Progress, sleep, throwIfAborted } from '../../core/progress.js';
+import { DEFAULT_PACING, InputPacer, type PacingOptions } from '../../core/inputPacing.js';
+import { type Progress, throwIfAborted } from '../../core/progress.js';
 import type { MacNative } from '../../../native/macos/macNative.js';
 import { AxActions } from './axActions.js';
 import { AxElementRegistry, AxSession } from './axElement.js';
 import { waitForQuietAx } from './axObserverSettle.js';
 import { AxTreeReader } from './axTree.js';
-import { CGEventInput, planText } from './cgEvents.js';
-import { engageTapGuard } from './cgEventTapGuard.js';
+import { AxInputBarrier, DEFAULT_AX_BARRIER, type AxBarrierOptions } from './axInputBarrier.js';
+import { CGEventInput, pieceUnits, planScroll, planText } from './cgEvents.js';
+import { DEFAULT_TAP_GUARD_OPTIONS, engageTapGuard, type EngagedTapGuard, type TapGuardDeps, type TapGuardOptions } from './cgEventTapGuard.js';
 import { readWindowList } from './cgWindows.js';
 import { MacApps } from './macApps.js';
+import { launchedSince } from './libprocLaunches.js';
 import { readDisplays } from './macDisplays.js';
 import { checkMacPermissions } from './macPermissions.js';
 import { captureScreenshot } from './macScreenshot.js';
 
-/** Pause between typed chunks so slow text views keep every character in order. */
-const TYPE_CHUNK_PAUSE_MS = 8;
+/**
+ * UTF-16 units per unicode key event while typing (macOS takes up to 20). With DEFAULT_PACING's
+ * three batches in flight, at most 24 are ever on their way to the app.
+ */
+const TEXT_UNITS_PER_EVENT = 8;
+
+export interface MacDesktopOptions {
+  tapGuard: TapGuardOptions;
+  pacing: PacingOptions;
+  barrier: AxBarrierOptions;
+  /** Test seam: how the guard's worker thread is started. */
+  spawnTapWorker?: TapGuardDeps['spawn'];
+}
+
+export const DEFAULT_MAC_DESKTOP_OPTIONS: MacDesktopOptions = { tapGuard: DEFAULT_TAP_GUARD_OPTIONS, pacing: DEFAULT_PACING, barrier: DEFAULT_AX_BARRIER };
 
 export class MacDesktop implements Desktop {
   readonly platform = 'darwin' as const;
@@ -40,8 +58,17 @@ export class MacDesktop implements Desktop {
   private readonly actions: AxActions;
   private readonly input: CGEventInput;
   private readonly apps: MacApps;
+  private readonly options: MacDesktopOptions;
+  /** The guard's tap while engaged: the barrier counts Tandem's events passing it. */
+  private activeTap: EngagedTapGuard | null = null;
+  /** The tap was seen not to count Tandem's events (?): the barrier stops waiting for it. */
+  private tapBlind = false;
 
-  constructor(private readonly native: MacNative) {
+  constructor(
+    private readonly native: MacNative,
+    options: Partial<MacDesktopOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_MAC_DESKTOP_OPTIONS, ...options };
     this.session = new AxSession(native);
     this.registry = new AxElementRegistry(native.cf);
     this.tree = new AxTreeReader(this.session, this.registry);
@@ -112,35 +139,76 @@ export class MacDesktop implements Desktop {
   }
 
   /**
-   * Not implemented on macOS yet: apps launched by a click start under launchd, not under the
-   * app, so this needs NSWorkspace's launch dates (a later change). Until then a handoff is
-   * caught only when the new app is in front once the clicked app is quiet.
+   * The app's new descendants, and apps launchd started for this user since (LaunchServices
+   * launches have launchd as their parent): libprocLaunches.ts.
    */
-  async launchedSince(_pid: number, _sinceMs: number, _progress: Progress): Promise<RunningApp[]> {
-    return [];
+  async launchedSince(pid: number, sinceMs: number, _progress: Progress): Promise<RunningApp[]> {
+    return launchedSince(this.native.proc, this.apps, pid, sinceMs, process.getuid?.() ?? -1);
   }
 
-  async click(point: Point, options: ClickOptions, progress: Progress): Promise<void> {
+  // — paced input —
+
+  /** A paced stream to `receiver` (a pid, or null when unknown: fixed pace); run `body`, then close the barrier. */
+  private async paced(receiver: number | null, progress: Progress, total: number, body: (pacer: InputPacer) => Promise<void>): Promise<void> {
     throwIfAborted(progress);
-    this.input.click(point, options);
-  }
-
-  async pressKey(key: KeyName, modifiers: Modifier[], progress: Progress): Promise<void> {
-    throwIfAborted(progress);
-    this.input.pressKey(key, modifiers);
-  }
-
-  async typeText(text: string, progress: Progress): Promise<void> {
-    for (const piece of planText(text)) {
-      throwIfAborted(progress);
-      this.input.typePiece(piece);
-      await sleep(TYPE_CHUNK_PAUSE_MS, progress);
+    const tap = this.activeTap;
+    const own = tap && !this.tapBlind ? { posted: () => this.input.countedPosted, seen: () => (tap.holding ? tap.oursSeen() : null) } : null;
+    const barrier = new AxInputBarrier(this.native, receiver, own, {
+      log: progress.log,
+      // Not remembered: an app busy for a second at the first batch would stay unpaced for good.
+      onSilent: () => undefined,
+      onTapBlind: () => {
+        if (this.tapBlind) return;
+        this.tapBlind = true;
+        console.error("[tandem] the guard's event tap did not see Tandem's own events: pacing on accessibility round trips alone");
+      },
+    }, this.options.barrier);
+    try {
+      const pacer = new InputPacer(barrier, progress, total, this.options.pacing);
+      await body(pacer);
+      await pacer.finish();
+    } finally {
+      barrier.close();
     }
   }
 
+  /** The app keys go to: the focused application. */
+  private keyReceiver(): number | null {
+    return this.apps.frontmost()?.pid ?? null;
+  }
+
+  /** The app a pointer event at `point` goes to (hit-testing), else the focused one. */
+  private pointerReceiver(point: Point): number | null {
+    return this.apps.pidAt(point) ?? this.keyReceiver();
+  }
+
+  async click(point: Point, options: ClickOptions, progress: Progress): Promise<void> {
+    await this.paced(this.pointerReceiver(point), progress, 1, async (pacer) => {
+      await pacer.send(1, () => this.input.click(point, options));
+    });
+  }
+
+  async pressKey(key: KeyName, modifiers: Modifier[], progress: Progress): Promise<void> {
+    await this.paced(this.keyReceiver(), progress, 1, async (pacer) => {
+      await pacer.send(1, () => this.input.pressKey(key, modifiers));
+    });
+  }
+
+  async typeText(text: string, progress: Progress): Promise<void> {
+    const pieces = planText(text, TEXT_UNITS_PER_EVENT);
+    const total = pieces.reduce((sum, piece) => sum + pieceUnits(piece), 0);
+    await this.paced(this.keyReceiver(), progress, total, async (pacer) => {
+      for (const piece of pieces) await pacer.send(pieceUnits(piece), () => this.input.typePiece(piece));
+    });
+  }
+
   async scroll(point: Point, deltaX: number, deltaY: number, progress: Progress): Promise<void> {
-    throwIfAborted(progress);
-    this.input.scroll(point, deltaX, deltaY);
+    const steps = planScroll(deltaX, deltaY);
+    const total = steps.reduce((sum, step) => sum + Math.abs(step.wheel1) + Math.abs(step.wheel2), 0);
+    await this.paced(this.pointerReceiver(point), progress, total, async (pacer) => {
+      await pacer.send(0, () => this.input.moveTo(point));
+      for (const step of steps) await pacer.send(Math.abs(step.wheel1) + Math.abs(step.wheel2), () => this.input.scrollStep(step));
+    });
   }
 
   async screenshot(target: { windowId?: number; pid?: number; rect?: Rect }, progress: Progress): Promise<Screenshot> {
@@ -159,8 +227,15 @@ export class MacDesktop implements Desktop {
     return captureScreenshot({ kind: 'main-display' }, primary.bounds, progress, granted);
   }
 
-  engageGuard(listener: GuardListener, progress: Progress): Promise<EngagedGuard> {
-    return engageTapGuard(listener, progress);
+  async engageGuard(listener: GuardListener, progress: Progress): Promise<EngagedGuard> {
+    const tap = await engageTapGuard(listener, progress, this.options.tapGuard, { native: this.native, spawn: this.options.spawnTapWorker });
+    this.activeTap = tap;
+    return {
+      release: async () => {
+        if (this.activeTap === tap) this.activeTap = null;
+        await tap.release();
+      },
+    };
   }
 
   checkPermissions(_progress: Progress): Promise<PermissionCheck[]> {
