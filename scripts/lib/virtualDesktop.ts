@@ -180,7 +180,8 @@ class DesktopInstance implements VirtualDesktop {
   }
 
   private removeFiles(): void {
-    rmSync(this.root, { recursive: true, force: true });
+    // Apps may still be flushing files while they die (a browser profile): retry a few times.
+    rmSync(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     const number = this.display.slice(1);
     const xvfbPid = this.infrastructure[0]?.pid;
     if (!number || xvfbPid === undefined) return;

@@ -122,7 +122,10 @@ export class AtspiTree {
     } else if (!truncated && budget.liveCapped) {
       truncated = { reason: 'count', detail: `uncached subtrees cut at ${MANAGED_CHILDREN_CAP} children per list and ${LIVE_NODES_CAP} live nodes` };
     }
-    return { pid: app.pid, app: app.name, elements, ...(truncated ? { truncated } : {}), elapsedMs: Date.now() - started };
+    // Known by now for every app whose cache was read (one Get per app, remembered).
+    const toolkit = budget.timedOut ? undefined : await this.toolkitOf(app, budget);
+    const toolkitName = toolkit?.name ? `${toolkit.name}${toolkit.version ? ` ${toolkit.version}` : ''}` : undefined;
+    return { pid: app.pid, app: app.name, elements, ...(truncated ? { truncated } : {}), elapsedMs: Date.now() - started, ...(toolkitName ? { toolkit: toolkitName } : {}) };
   }
 
   // — structure —
@@ -150,7 +153,8 @@ export class AtspiTree {
       if (budget.timedOut) return empty();
       // No cache (toolkits without one): fall back to a live walk from the root.
     }
-    if (items === null) {
+    // Qt publishes the cache object but never fills it (Qt 5.15: GetItems answers []): walk live.
+    if (items === null || !items.some((item) => item[0][0] === app.busName || item[0][0] === '')) {
       const root = syntheticRoot(app.rootPath, app.name);
       const tree: RawTree = { root, byPath: new Map([[root.path, root]]), orphans: [] };
       await this.walkChildren(app, tree, [root], budget, LIVE_NODES_CAP);
@@ -256,7 +260,7 @@ export class AtspiTree {
         known ? known.role : call('GetRole'),
         call('GetState'),
         known ? known.interfaces : call('GetInterfaces'),
-        this.bus.getAllProperties(app.busName, path, IFACE.accessible, budget.progress, 'read an element'),
+        this.accessibleProperties(app, path, budget),
       ]);
       if (!known) this.rememberFixedFacts(app.busName, path, { role: Number(role), interfaces: interfaces as string[] });
       const node: RawNode = {
@@ -279,6 +283,20 @@ export class AtspiTree {
       budget.noteError(error);
       return null;
     }
+  }
+
+  /**
+   * Name, Description and ChildCount of one element: one GetAll where the toolkit survives it.
+   * Qt 5.15 does not: its AT-SPI adaptor crashes the whole app on Properties.GetAll (measured:
+   * FeatherPad died on the first one), so Qt apps are asked property by property.
+   */
+  private async accessibleProperties(app: AtspiApp, path: string, budget: Budget): Promise<Record<string, unknown>> {
+    if (!isGetAllUnsafeToolkit(await this.toolkitOf(app, budget))) {
+      return this.bus.getAllProperties(app.busName, path, IFACE.accessible, budget.progress, 'read an element');
+    }
+    const names = ['Name', 'Description', 'ChildCount'] as const;
+    const values = await Promise.all(names.map((name) => this.bus.getProperty(app.busName, path, IFACE.accessible, name, budget.progress, 'read an element')));
+    return Object.fromEntries(names.map((name, index) => [name, values[index]]));
   }
 
   private fixedFactsOf(busName: string): Map<string, FixedFacts> {
@@ -390,12 +408,19 @@ export class AtspiTree {
    * has no CharacterCount property to ask first.
    */
   private async text(app: AtspiApp, path: string, budget: Budget, cap = TEXT_READ_CAP): Promise<string> {
-    const [text] = await this.bus.call(
-      { destination: app.busName, path, interface: IFACE.text, member: 'GetText', signature: 'ii', body: [0, cap] },
-      budget.progress,
-      'read element text',
-    );
-    return String(text ?? '').slice(0, cap);
+    const read = async (end: number): Promise<string> => {
+      const [text] = await this.bus.call(
+        { destination: app.busName, path, interface: IFACE.text, member: 'GetText', signature: 'ii', body: [0, end] },
+        budget.progress,
+        'read element text',
+      );
+      return String(text ?? '');
+    };
+    const text = await read(cap);
+    if (text !== '' || !isStrictTextRangeToolkit(await this.toolkitOf(app, budget))) return text.slice(0, cap);
+    // Gecko answers '' to an end offset past the text instead of clamping it: ask again with -1
+    // ("to the end"), and keep the answer only up to the cap.
+    return (await read(-1)).slice(0, cap);
   }
 
   /** A slider's or progress bar's current value, as the number reads (at most 4 decimals). */
@@ -458,6 +483,16 @@ interface NodeDetails {
   labelledBy?: string;
   /** What a field or slider holds. */
   value?: string;
+}
+
+/** Toolkits that answer '' to Text.GetText with an end offset past the text (Gecko) instead of clamping it. */
+export function isStrictTextRangeToolkit(toolkit: Toolkit): boolean {
+  return /^gecko$/i.test(toolkit.name);
+}
+
+/** Toolkits whose apps crash on Properties.GetAll of the Accessible interface (Qt 5.15.8). */
+export function isGetAllUnsafeToolkit(toolkit: Toolkit): boolean {
+  return /^qt$/i.test(toolkit.name);
 }
 
 export function isWindowRelativeToolkit(toolkit: Toolkit): boolean {
