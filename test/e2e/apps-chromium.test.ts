@@ -19,5 +19,4 @@ browserFormSuite({
   selectValueInDiff: false,
   // It ignores clicks on a dialog's buttons for a double-click interval after the dialog appears.
   dialogSettleMs: 1_000,
-  trailingKeysTodo: 'paced input (x11Input.ts) counts a key as taken in once the browser process has it; the renderer applies it later, so keys may land after the answer (see README)',
 });

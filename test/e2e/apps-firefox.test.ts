@@ -15,5 +15,4 @@ browserFormSuite({
   },
   selectValueInDiff: true,
   dialogSettleMs: 0,
-  trailingKeysTodo: 'paced input (x11Input.ts) counts a key as taken in once the parent process has it; the content process applies it later, so keys may land after the answer (see README)',
 });

@@ -417,10 +417,12 @@ export class AtspiTree {
       return String(text ?? '');
     };
     const text = await read(cap);
-    if (text !== '' || !isStrictTextRangeToolkit(await this.toolkitOf(app, budget))) return text.slice(0, cap);
-    // Gecko answers '' to an end offset past the text instead of clamping it: ask again with -1
-    // ("to the end"), and keep the answer only up to the cap.
-    return (await read(-1)).slice(0, cap);
+    if (text !== '') return text.slice(0, cap);
+    // Gecko and LibreOffice answer '' to an end offset past the text instead of clamping it:
+    // when the element says it holds characters, ask again for exactly those (GTK 4 has no
+    // CharacterCount: its '' stands).
+    const count = await this.bus.getProperty(app.busName, path, IFACE.text, 'CharacterCount', budget.progress, 'read element text').catch(() => 0);
+    return typeof count === 'number' && count > 0 ? (await read(Math.min(count, cap))).slice(0, cap) : '';
   }
 
   /** A slider's or progress bar's current value, as the number reads (at most 4 decimals). */
@@ -483,11 +485,6 @@ interface NodeDetails {
   labelledBy?: string;
   /** What a field or slider holds. */
   value?: string;
-}
-
-/** Toolkits that answer '' to Text.GetText with an end offset past the text (Gecko) instead of clamping it. */
-export function isStrictTextRangeToolkit(toolkit: Toolkit): boolean {
-  return /^gecko$/i.test(toolkit.name);
 }
 
 /** Toolkits whose apps crash on Properties.GetAll of the Accessible interface (Qt 5.15.8). */
