@@ -9,7 +9,7 @@
 //   no-content      it is on the bus, but nothing inside its windows is exposed (Chromium and
 //                   Electron started without --force-renderer-accessibility show the frame only)
 //
-// A tree cut short by time is never taken for either: a frozen app is a different answer.
+// A tree cut short is never taken for either: a frozen app is a different answer.
 
 import type { Desktop, SnapshotLimits } from './desktop.js';
 import { TandemError } from './errors.js';
@@ -35,9 +35,12 @@ const CONTENT_POLL_MS = 250;
 /** A doctor's look at one app: enough to see whether its windows hold anything. */
 const PROBE_LIMITS: SnapshotLimits = { maxDepth: 2, maxElements: 400, maxMs: 1_500 };
 
-/** Only the app and its windows, nothing inside any of them (and not a tree cut short by time). */
+/**
+ * Only the app and its windows, nothing inside any of them. A tree cut short (by time: a frozen
+ * app; by depth or count: there is more) is never taken for one.
+ */
 export function isContentless(snapshot: TreeSnapshot): boolean {
-  if (snapshot.truncated?.reason === 'time') return false;
+  if (snapshot.truncated) return false;
   return !snapshot.elements.some((element) => element.depth >= 2);
 }
 

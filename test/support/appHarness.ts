@@ -133,8 +133,13 @@ export function installDesktopEntry(desktop: VirtualDesktop, id: string, name: s
  * closed), and the info bar about the sandbox flag hidden (--test-type). Nothing about accessibility.
  */
 export function chromiumEntry(desktop: VirtualDesktop, url: string): string {
+  return installDesktopEntry(desktop, 'tandem-test-chromium', 'Test Chromium', chromiumArgv(desktop, url));
+}
+
+/** The command line of chromiumEntry, for a test that starts Chromium itself (not through Tandem). */
+export function chromiumArgv(desktop: VirtualDesktop, url: string): string[] {
   const profile = mkdtempSync(join(desktop.root, 'chromium-'));
-  return installDesktopEntry(desktop, 'tandem-test-chromium', 'Test Chromium', [
+  return [
     '/usr/bin/chromium',
     '--no-sandbox',
     '--test-type',
@@ -149,7 +154,7 @@ export function chromiumEntry(desktop: VirtualDesktop, url: string): string {
     '--window-position=0,0',
     '--window-size=1200,760',
     url,
-  ]);
+  ];
 }
 
 /** Preferences of a fresh Firefox profile that would otherwise open welcome pages or reach the network. */
@@ -175,10 +180,15 @@ const FIREFOX_PREFS: Record<string, string | number | boolean> = {
 
 /** Firefox ESR in a fresh profile of its own (no remote: it never hands over to another instance). */
 export function firefoxEntry(desktop: VirtualDesktop, url: string): string {
+  return installDesktopEntry(desktop, 'tandem-test-firefox', 'Test Firefox', firefoxArgv(desktop, url));
+}
+
+/** The command line of firefoxEntry, for a test that starts Firefox itself (not through Tandem). */
+export function firefoxArgv(desktop: VirtualDesktop, url: string): string[] {
   const profile = mkdtempSync(join(desktop.root, 'firefox-'));
   const prefs = Object.entries(FIREFOX_PREFS).map(([key, value]) => `user_pref(${JSON.stringify(key)}, ${JSON.stringify(value)});`);
   writeFileSync(join(profile, 'user.js'), `${prefs.join('\n')}\n`);
-  return installDesktopEntry(desktop, 'tandem-test-firefox', 'Test Firefox', ['/usr/bin/firefox-esr', '--no-remote', '--profile', profile, '--width', '1200', '--height', '760', url]);
+  return ['/usr/bin/firefox-esr', '--no-remote', '--profile', profile, '--width', '1200', '--height', '760', url];
 }
 
 /**
