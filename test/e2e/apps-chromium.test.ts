@@ -3,7 +3,7 @@
 // flag: Tandem adds what Chromium needs when it starts it.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { chromiumEntry } from '../support/appHarness.js';
+import { chromiumEntry } from '../../scripts/lib/appHarness.js';
 import { browserFormSuite } from '../support/browserFormSuite.js';
 
 browserFormSuite({

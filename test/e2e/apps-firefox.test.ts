@@ -3,7 +3,7 @@
 // Tandem turns desktop accessibility on and starts Firefox with GNOME_ACCESSIBILITY=1.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { firefoxEntry } from '../support/appHarness.js';
+import { firefoxEntry } from '../../scripts/lib/appHarness.js';
 import { browserFormSuite } from '../support/browserFormSuite.js';
 
 browserFormSuite({

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
-import { chromiumArgv, chromiumEntry, startFormServer, type FormServer } from '../support/appHarness.js';
+import { chromiumArgv, chromiumEntry, startFormServer, type FormServer } from '../../scripts/lib/appHarness.js';
 import { McpSession, eventually } from '../support/e2eHarness.js';
 import { cliNodeArgs, repoRoot } from '../mcp/cliProcess.js';
 

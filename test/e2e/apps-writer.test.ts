@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
-import { writerEntry } from '../support/appHarness.js';
+import { writerEntry } from '../../scripts/lib/appHarness.js';
 import { fieldLength } from '../support/browserFormSuite.js';
 import { McpSession, SYSTEM_PYTHON, delay, eventually, parseTreeLines, type ToolResult, type TreeLine } from '../support/e2eHarness.js';
 import { SimulatedHuman } from '../support/simulatedHuman.js';

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { switchRecordPath } from '../../src/backends/linux/desktopA11ySwitch.js';
-import { firefoxArgv, startFormServer, type FormServer } from '../support/appHarness.js';
+import { firefoxArgv, startFormServer, type FormServer } from '../../scripts/lib/appHarness.js';
 import { McpSession, eventually, parseTreeLines } from '../support/e2eHarness.js';
 import { cliNodeArgs, repoRoot } from '../mcp/cliProcess.js';
 

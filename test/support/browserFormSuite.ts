@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
-import { startFormServer, type FormServer } from './appHarness.js';
+import { startFormServer, type FormServer } from '../../scripts/lib/appHarness.js';
 import { McpSession, delay, eventually, parseTreeLines, type ToolResult, type TreeLine } from './e2eHarness.js';
 import { SimulatedHuman } from './simulatedHuman.js';
 

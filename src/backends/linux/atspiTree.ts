@@ -31,10 +31,14 @@ import {
 export const TEXT_READ_CAP = 2000;
 /** A field's value is read whole up to this many characters (the longest text one call types). */
 export const VALUE_READ_CAP = LIMITS.typedChars;
-/** Children read live under one descendant-managing container (GTK3 tree/list cells). */
-export const MANAGED_CHILDREN_CAP = 300;
+/**
+ * Children read live under one container whose children the cache lacks (GTK3 tree/list rows,
+ * a browser document's blocks): beyond it, the ones on screen and around them (pickChildren).
+ * Measured: 1,000 paragraphs of a page read in ~180 ms (Chromium, Firefox).
+ */
+export const MANAGED_CHILDREN_CAP = 1000;
 /** Nodes fetched one by one in a whole snapshot (walks of uncached subtrees). */
-export const LIVE_NODES_CAP = 1500;
+export const LIVE_NODES_CAP = 4000;
 
 /** Objects whose role and interfaces are remembered, per app: beyond it the app's memo starts over. */
 export const FIXED_FACTS_CAP = 50_000;
@@ -180,8 +184,7 @@ export class AtspiTree {
       needs.map(async ({ node, need }) => {
         const refs = await this.liveChildren(app, node, budget);
         if (refs === null) return { node, missing: [] as string[] };
-        const paths = need === 'walk' ? refs.slice(0, MANAGED_CHILDREN_CAP) : refs;
-        if (paths.length < refs.length) budget.liveCapped = true;
+        const paths = need === 'walk' ? await this.pickChildren(app, refs, MANAGED_CHILDREN_CAP, budget) : refs;
         return { node, missing: applyLiveChildren(tree, node, paths) };
       }),
     );
@@ -212,8 +215,7 @@ export class AtspiTree {
           const refs = await this.liveChildren(app, parent, budget);
           if (!refs || refs.length === 0) return;
           const room = Math.max(0, Math.min(MANAGED_CHILDREN_CAP, cap - budget.liveNodes));
-          if (refs.length > room) budget.liveCapped = true;
-          const children = await this.fetchNodes(app, refs.slice(0, room), budget);
+          const children = await this.fetchNodes(app, await this.pickChildren(app, refs, room, budget), budget);
           children.forEach((child, index) => {
             child.parentPath = parent.path;
             child.indexInParent = index;
@@ -225,6 +227,27 @@ export class AtspiTree {
       );
       level = next;
     }
+  }
+
+  /**
+   * At most `cap` of a container's children, and the right ones: those on screen and the ones
+   * around them, not simply the first `cap`. A long web page or list scrolled halfway down must
+   * show what the person sees. Costs one GetState per child, only when there are too many.
+   */
+  private async pickChildren(app: AtspiApp, refs: string[], cap: number, budget: Budget): Promise<string[]> {
+    if (refs.length <= cap) return refs;
+    budget.liveCapped = true;
+    if (cap === 0) return [];
+    const states = await Promise.all(
+      refs.map((path) =>
+        this.bus
+          .call({ destination: app.busName, path, interface: IFACE.accessible, member: 'GetState' }, budget.progress, 'read an element')
+          .then(([value]) => value as number[], () => null),
+      ),
+    );
+    const onScreen = (value: number[]): boolean => hasState(value, STATE.showing) || (this.showingFromVisible.has(app.busName) && hasState(value, STATE.visible));
+    const firstShowing = states.findIndex((value) => value !== null && onScreen(value));
+    return refs.slice(...childWindow(refs.length, cap, firstShowing));
   }
 
   private async liveChildren(app: AtspiApp, node: RawNode, budget: Budget): Promise<string[] | null> {
@@ -485,6 +508,17 @@ interface NodeDetails {
   labelledBy?: string;
   /** What a field or slider holds. */
   value?: string;
+}
+
+/**
+ * [start, end) of the `cap` children to read out of `count`: from a few before the first one on
+ * screen (context above what is visible), else from the start.
+ */
+export function childWindow(count: number, cap: number, firstShowing: number): [number, number] {
+  if (count <= cap) return [0, count];
+  if (firstShowing < 0) return [0, cap];
+  const start = Math.max(0, Math.min(firstShowing - Math.floor(cap / 10), count - cap));
+  return [start, start + cap];
 }
 
 /** Toolkits whose apps crash on Properties.GetAll of the Accessible interface (Qt 5.15.8). */

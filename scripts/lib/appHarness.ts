@@ -1,4 +1,4 @@
-// Real apps beyond GTK for the compatibility matrix (test/e2e/apps-*.test.ts): a loopback web
+// Real apps beyond GTK for the compatibility matrix (test/e2e/apps-*.test.ts) and the bench: a loopback web
 // server with a form whose submissions are the oracle of what a browser really sent, and
 // .desktop entries that start Chromium, Firefox ESR and LibreOffice Writer the way a launcher
 // would — through open_application_and_traverse — with only the flags a root test machine needs
@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
+import type { VirtualDesktop } from './virtualDesktop.js';
 
 // — the web form —
 
@@ -196,6 +196,11 @@ export function firefoxArgv(desktop: VirtualDesktop, url: string): string[] {
  * what's new) turned off, no document recovery and no splash.
  */
 export function writerEntry(desktop: VirtualDesktop): string {
+  return installDesktopEntry(desktop, 'tandem-test-writer', 'Test Writer', writerArgv(desktop));
+}
+
+/** The command line of writerEntry, for a bench that starts Writer itself. */
+export function writerArgv(desktop: VirtualDesktop): string[] {
   const profile = mkdtempSync(join(desktop.root, 'libreoffice-'));
   const user = join(profile, 'user');
   mkdirSync(user, { recursive: true });
@@ -214,11 +219,5 @@ export function writerEntry(desktop: VirtualDesktop): string {
       ].join('\n') +
       '\n</oor:items>\n',
   );
-  return installDesktopEntry(desktop, 'tandem-test-writer', 'Test Writer', [
-    '/usr/bin/libreoffice',
-    `-env:UserInstallation=file://${profile}`,
-    '--writer',
-    '--norestore',
-    '--nologo',
-  ]);
+  return ['/usr/bin/libreoffice', `-env:UserInstallation=file://${profile}`, '--writer', '--norestore', '--nologo'];
 }
