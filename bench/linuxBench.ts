@@ -1,5 +1,7 @@
-// Linux bench: Tandem on a real (virtual) X desktop with real GTK apps. Starts its own desktop.
+// Linux bench: Tandem on a real (virtual) X desktop with real apps. Starts its own desktop.
 //   - mousepad's whole tree: Tandem's snapshot vs a sequential per-node AT-SPI walk;
+//   - the whole tree of each app of the compatibility matrix (Chromium, Firefox ESR, LibreOffice
+//     Writer, FeatherPad): elements and time, long pages included;
 //   - click_and_traverse round trip through a real MCP client (stdio), on the fixture app;
 //   - window screenshot; server spawn → MCP initialize; server RSS after 1,000 calls.
 //   - the server-drawn overlay: up after the guard engages, gone after it is released;
@@ -23,6 +25,9 @@ import { findElement } from '../scripts/lib/treeLines.js';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../scripts/lib/virtualDesktop.js';
 import { sequentialWalk } from './lib/atspiWalk.js';
 import { overlayLatency } from './lib/overlayLatency.js';
+import { chromiumArgv, firefoxArgv, startFormServer, writerArgv } from '../scripts/lib/appHarness.js';
+import { accessibleLaunchArgv, accessibleLaunchEnv } from '../src/backends/linux/appLaunchAccessibility.js';
+import { isSameOrDescendant } from '../src/backends/linux/linuxApps.js';
 import { formatMs, median, quantile, measure, type Measurement } from './lib/measure.js';
 import { printTable } from './lib/table.js';
 
@@ -197,6 +202,9 @@ export async function runLinuxBench(): Promise<void> {
       await session.close();
     }
 
+    // — apps beyond GTK: whole trees, thousands of elements for browsers and office —
+    rows.push(...(await appTreeRows(desktop, linux)));
+
     // — memory after many calls (a small window keeps 1,000 calls short) —
     const helperPid = await startApp(desktop, linux, SYSTEM_PYTHON, [FIXTURE_PATH, '--helper']);
     const longRun = await McpSession.start(desktop);
@@ -217,6 +225,61 @@ export async function runLinuxBench(): Promise<void> {
   }
   printTable('Linux desktop (virtual X display, real GTK apps), times in ms', ['measure', 'runs', 'median', 'p95', 'note'], rows);
   printTable('Goals', ['goal', 'measured', 'result'], goals);
+}
+
+/** A long page's paragraphs for the browser rows: ~3,000 blocks below the visible ones. */
+const LONG_PAGE_PARAGRAPHS = 3000;
+
+/**
+ * One row per app of the compatibility matrix: its whole tree, the caps of a real call
+ * (DEFAULT_SNAPSHOT_LIMITS: 10,000 elements, 5 s), elements read and whether it was cut. Each
+ * app is started the way Tandem starts it (its toolkit's environment and flags), read until its
+ * tree stops growing, then measured.
+ */
+async function appTreeRows(desktop: VirtualDesktop, linux: LinuxDesktop): Promise<string[][]> {
+  const web = await startFormServer();
+  const rows: string[][] = [];
+  const apps: Array<{ name: string; argv: string[]; ready: (texts: string[]) => boolean }> = [
+    { name: 'Chromium, form page', argv: chromiumArgv(desktop, `${web.origin}/form`), ready: (texts) => texts.includes('Book courier') },
+    { name: `Chromium, long page (${LONG_PAGE_PARAGRAPHS} paragraphs)`, argv: chromiumArgv(desktop, `${web.origin}/long?n=${LONG_PAGE_PARAGRAPHS}`), ready: (texts) => texts.some((text) => text.startsWith('Paragraph 1:')) },
+    { name: `Firefox ESR, long page (${LONG_PAGE_PARAGRAPHS} paragraphs)`, argv: firefoxArgv(desktop, `${web.origin}/long?n=${LONG_PAGE_PARAGRAPHS}`), ready: (texts) => texts.some((text) => text.startsWith('Paragraph 1:')) },
+    { name: 'LibreOffice Writer, new document', argv: writerArgv(desktop), ready: (texts) => texts.includes('Bold') },
+    { name: 'FeatherPad (Qt 5)', argv: ['featherpad'], ready: (texts) => texts.includes('Find') },
+  ];
+  try {
+    for (const app of apps) {
+      try {
+        const [command, ...args] = accessibleLaunchArgv(app.argv);
+        const started = desktop.spawnApp(command, args, { env: accessibleLaunchEnv(desktop.env) });
+        // The app on the bus may be a child of what was started (LibreOffice's soffice.bin).
+        const pid = await until(async () => {
+          for (const entry of await linux.listApps(progress())) if (await isSameOrDescendant(entry.pid, started.pid!)) return entry.pid;
+          return null;
+        }, `${app.name} on the bus`, 60_000);
+        let last = -1;
+        await until(async () => {
+          const tree = await linux.snapshot(pid, DEFAULT_SNAPSHOT_LIMITS, progress());
+          const settled = app.ready(tree.elements.map((element) => element.text)) && tree.elements.length === last;
+          last = tree.elements.length;
+          return settled;
+        }, `${app.name} filled`, 60_000);
+        let elements = 0;
+        let truncated = '';
+        const read = await measure(`${app.name}: whole tree`, async () => {
+          const tree = await linux.snapshot(pid, DEFAULT_SNAPSHOT_LIMITS, progress());
+          elements = tree.elements.length;
+          truncated = tree.truncated ? `; cut (${tree.truncated.reason})` : '';
+        }, { warmup: 2, runs: 11 });
+        rows.push(row(read, `${elements} elements${truncated}`));
+        process.kill(-started.pid!, 'SIGTERM');
+      } catch (error) {
+        rows.push([`${app.name}: whole tree`, '0', '', '', `not measured: ${error instanceof Error ? error.message : String(error)}`]);
+      }
+    }
+  } finally {
+    await web.close();
+  }
+  return rows;
 }
 
 // Run directly: `node --import tsx bench/linuxBench.ts`.

@@ -39,6 +39,12 @@ export interface VirtualDesktopOptions {
   display?: number;
   /** Progress lines ("Xvfb on :3 ready"); silent by default. */
   log?: (line: string) => void;
+  /**
+   * Where GSettings keep their values: 'memory' (default: nothing outlives a process) or
+   * 'keyfile' (a file under this desktop's XDG_CONFIG_HOME that every process of the desktop
+   * shares, as dconf does in a real session).
+   */
+  gsettingsBackend?: 'memory' | 'keyfile';
 }
 
 export interface SpawnAppOptions {
@@ -96,6 +102,7 @@ class DesktopInstance implements VirtualDesktop {
   private readonly id: string;
   private readonly log: (line: string) => void;
   private readonly requestedDisplay?: number;
+  private readonly gsettingsBackend: 'memory' | 'keyfile';
   /** Infrastructure (Xvfb, bus, openbox), in start order. */
   private readonly infrastructure: ChildProcess[] = [];
   private readonly apps = new Set<ChildProcess>();
@@ -105,6 +112,7 @@ class DesktopInstance implements VirtualDesktop {
     this.width = options.width ?? 1280;
     this.height = options.height ?? 800;
     this.requestedDisplay = options.display;
+    this.gsettingsBackend = options.gsettingsBackend ?? 'memory';
     this.log = options.log ?? (() => {});
     this.root = mkdtempSync(join(tmpdir(), 'tandem-desktop-'));
     this.id = `${process.pid}-${this.root.slice(-6)}`;
@@ -180,7 +188,8 @@ class DesktopInstance implements VirtualDesktop {
   }
 
   private removeFiles(): void {
-    rmSync(this.root, { recursive: true, force: true });
+    // Apps may still be flushing files while they die (a browser profile): retry a few times.
+    rmSync(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     const number = this.display.slice(1);
     const xvfbPid = this.infrastructure[0]?.pid;
     if (!number || xvfbPid === undefined) return;
@@ -222,8 +231,9 @@ class DesktopInstance implements VirtualDesktop {
       XDG_RUNTIME_DIR: dir('runtime'),
       XDG_SESSION_TYPE: 'x11',
       GDK_BACKEND: 'x11',
-      // Settings in memory: no dconf service, nothing written between runs.
-      GSETTINGS_BACKEND: 'memory',
+      // Settings in memory (no dconf service, nothing written between runs), or in a key file
+      // of this desktop's own when a test needs them shared between processes.
+      GSETTINGS_BACKEND: this.gsettingsBackend,
       GTK_OVERLAY_SCROLLING: '0',
       LANG: process.env.LANG && process.env.LANG !== 'C' ? process.env.LANG : 'C.UTF-8',
       [MARKER]: this.id,

@@ -10,6 +10,11 @@ export interface BackendOptions {
   display?: string;
   /** Pulse the server-drawn overlay's frame (X11). Default: as the desktop's reduced-motion setting says. */
   overlayPulse?: boolean;
+  /**
+   * Turn the desktop's accessibility switch on while the backend lives and put it back as found
+   * when it closes (Linux: org.a11y.Status IsEnabled). Default false: `tandem doctor` only looks.
+   */
+  switchAccessibilityOn?: boolean;
 }
 
 export async function createDesktop(options: BackendOptions = {}): Promise<Desktop> {

@@ -14,7 +14,8 @@ import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
 import { secureAreas } from './redact.js';
 import type { CallResult } from './result.js';
-import { DEFAULT_SETTLE, type SettleOptions } from './settle.js';
+import { explainUnreadable, readabilityCheck, readWithContent } from './readability.js';
+import { DEFAULT_SETTLE, settle, type SettleOptions } from './settle.js';
 import { runTransaction, type TransactionOptions } from './transaction.js';
 import { TREE_HEADER_LINES, formatTree } from './treeFormat.js';
 import { LIMITS } from './limits.js';
@@ -24,6 +25,8 @@ export const OPEN_TOOL = 'open_application_and_traverse';
 export const REFRESH_TOOL = 'refresh_traversal';
 
 export const DEFAULT_GRACE_MS = 200;
+/** Longest wait for a just-started app to stop changing before its first tree is read. */
+export const LAUNCH_SETTLE_CAP_MS = 3_000;
 export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxDepth: 64, maxElements: 10_000, maxMs: 5_000 };
 
 export const PAUSED_MESSAGE = 'Agent control is paused by the user in the Tandem menu; read-only tools still work.';
@@ -140,6 +143,9 @@ export class Engine implements TandemEngine {
       () =>
         this.readCall(OPEN_TOOL, context, { identifier }, undefined, async (progress) => {
           const opened = await this.desktop.openApp(identifier.trim(), progress);
+          // A window that just appeared is still being filled (a browser loading its page, an
+          // office suite building its toolbars): read it once it has been quiet for a moment.
+          if (!opened.reused) await settle(this.desktop, opened.pid, { ...this.transactionOptions.settle, capMs: LAUNCH_SETTLE_CAP_MS }, progress);
           return { pid: opened.pid, app: opened.name, verb: opened.reused ? 'already running' : 'opened' };
         }),
       context.signal,
@@ -154,6 +160,8 @@ export class Engine implements TandemEngine {
         this.readCall(REFRESH_TOOL, context, { pid }, pid, async (progress) => {
           const app = await this.desktop.appForPid(pid, progress);
           if (!app) {
+            const unreadable = await explainUnreadable(this.desktop, pid, null, progress);
+            if (unreadable) throw unreadable;
             const apps = await this.desktop.listApps(progress).catch(() => []);
             throw new TandemError(
               'unknown-app',
@@ -174,7 +182,9 @@ export class Engine implements TandemEngine {
 
   async checkPermissions(): Promise<PermissionCheck[]> {
     this.assertOpen();
-    return this.desktop.checkPermissions(this.readProgress());
+    const progress = this.readProgress();
+    const [checks, readable] = await Promise.all([this.desktop.checkPermissions(progress), readabilityCheck(this.desktop, progress, process.pid)]);
+    return [...checks, readable];
   }
 
   async close(): Promise<void> {
@@ -240,7 +250,11 @@ export class Engine implements TandemEngine {
         log(`no screenshot: ${toTandemError(error).message}`);
         return undefined;
       });
-      const snapshot = await this.desktop.snapshot(target.pid, this.transactionOptions.snapshotLimits, progress).finally(() => capturing.catch(() => {}));
+      const limits = this.transactionOptions.snapshotLimits;
+      const snapshot = await readWithContent(this.desktop, target.pid, limits, progress).finally(() => capturing.catch(() => {}));
+      // Windows on screen with nothing readable in them: say so, rather than hand over an empty tree.
+      const unreadable = await explainUnreadable(this.desktop, target.pid, snapshot, progress);
+      if (unreadable) throw unreadable;
       this.snapshots.set(snapshot);
       const screenshot: Screenshot | undefined = await capturing;
       const written = await (await this.artifactStore()).writeCall(tool, { text: formatTree(snapshot), screenshot, covered: secureAreas(snapshot.elements) });

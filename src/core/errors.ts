@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'not-responding' // the app did not take in the input it was sent (hung or far too busy); details say how much it took
   | 'guard-lost' // the input guard stopped holding the person's input during a call (worker died, tap disabled): nothing more is sent
   | 'not-found' // element query matched nothing
+  | 'not-accessible' // the app runs and shows a window, but exposes nothing readable in it (details: UnreadableApp, see readability.ts)
   | 'stale-element' // element_index no longer valid
   | 'unsupported' // the backend or the element cannot do this
   | 'permission' // OS permission missing (Accessibility, Screen Recording, DISPLAY…)

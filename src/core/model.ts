@@ -106,6 +106,8 @@ export interface TreeSnapshot {
    * may be older than others. Absent where the backend cannot observe events.
    */
   changedWhileReading?: boolean;
+  /** The app's UI toolkit and version as it reports them ("Qt 5.15.8", "Chromium 156…"), when known. */
+  toolkit?: string;
 }
 
 /** Uncompressed pixels, 4 bytes each, row after row with no padding. */

@@ -25,6 +25,7 @@ import { normalizeKey, normalizeModifiers } from './keys.js';
 import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot } from './model.js';
 import { createProgress, sleep, throwIfAborted, type Progress } from './progress.js';
 import { chooseElement, elementAtPoint, findElement, type ElementPurpose } from './query.js';
+import { explainUnreadable } from './readability.js';
 import { areasCovered, describeStep, movesFocus, predictDestinations, redactStep, secureAreas, secureForEvents, shownText, type Destination } from './redact.js';
 import type { AppSwitch, CallResult, CallStatus, ElementChoice } from './result.js';
 import { settle, waitForLaunches, type LaunchOutcome, type SettleOptions } from './settle.js';
@@ -304,7 +305,7 @@ class Transaction {
     }
     const readProgress = createProgress({ signal: this.call.signal, timeoutMs: this.options.watchdogMs, log: this.log });
     const app = await this.desktop.appForPid(pid, readProgress);
-    if (!app) throw await unknownAppError(this.desktop, pid, readProgress);
+    if (!app) throw (await explainUnreadable(this.desktop, pid, null, readProgress)) ?? (await unknownAppError(this.desktop, pid, readProgress));
     this.appName = app.name;
     const [frontmost, cursor, snapshot] = await Promise.all([
       this.desktop.frontmost(readProgress),
@@ -319,7 +320,15 @@ class Transaction {
       if (hasIndex(query)) this.resolvedBefore.set(i, resolveIndexed(this.deps.snapshots, snapshot, query));
     });
     const firstQuery = queryOf(this.steps[0]);
-    if (firstQuery && !this.resolvedBefore.has(0)) this.resolvedBefore.set(0, this.choose(snapshot.elements, firstQuery, 0));
+    if (firstQuery && !this.resolvedBefore.has(0)) {
+      try {
+        this.resolvedBefore.set(0, this.choose(snapshot.elements, firstQuery, 0));
+      } catch (error) {
+        // Not found because the app exposes nothing at all: that is the answer, not "not found".
+        if (isTandemError(error, 'not-found')) throw (await explainUnreadable(this.desktop, pid, snapshot, readProgress)) ?? error;
+        throw error;
+      }
+    }
 
     this.destinations = predictDestinations(this.steps, snapshot, (step, i) => this.predictTarget(step, i));
   }

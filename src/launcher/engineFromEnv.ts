@@ -8,6 +8,8 @@
 //   TANDEM_GRACE_MS       after the last step, how long a late Esc still counts (default 200)
 //   TANDEM_OVERLAY_PULSE  off: the server-drawn overlay's frame does not pulse (default: as the
 //                         desktop's reduced-motion setting says); the label always shows
+//   TANDEM_A11Y_SWITCH    off: leave the desktop's accessibility switch alone (default on: turned
+//                         on while Tandem runs, put back as found when it exits)
 //   DISPLAY               X display for the Linux backend
 
 import { createDesktop } from '../backends/index.js';
@@ -42,10 +44,22 @@ export function overlayPulseFromEnv(env: NodeJS.ProcessEnv): boolean | undefined
   throw new TandemError('bad-input', `TANDEM_OVERLAY_PULSE=${env.TANDEM_OVERLAY_PULSE} is not valid: set it to on or off, or unset it.`);
 }
 
-/** The platform backend, created on its first use. */
-export function createLazyDesktop(env: NodeJS.ProcessEnv = process.env): LazyDesktop {
+/** TANDEM_A11Y_SWITCH: off keeps Tandem from turning the desktop's accessibility switch on (default on). */
+export function a11ySwitchFromEnv(env: NodeJS.ProcessEnv): boolean {
+  const raw = env.TANDEM_A11Y_SWITCH?.trim().toLowerCase();
+  if (!raw || ['on', '1', 'true', 'yes'].includes(raw)) return true;
+  if (['off', '0', 'false', 'no'].includes(raw)) return false;
+  throw new TandemError('bad-input', `TANDEM_A11Y_SWITCH=${env.TANDEM_A11Y_SWITCH} is not valid: set it to on or off, or unset it.`);
+}
+
+/**
+ * The platform backend, created on its first use. `switchAccessibilityOn`: hosts that serve an
+ * agent turn the desktop's accessibility switch on for their lifetime; doctor only looks.
+ */
+export function createLazyDesktop(env: NodeJS.ProcessEnv = process.env, options: { switchAccessibilityOn?: boolean } = {}): LazyDesktop {
   const overlayPulse = overlayPulseFromEnv(env);
-  return new LazyDesktop(() => createDesktop({ display: env.DISPLAY, ...(overlayPulse !== undefined ? { overlayPulse } : {}) }));
+  const switchAccessibilityOn = options.switchAccessibilityOn === true && a11ySwitchFromEnv(env);
+  return new LazyDesktop(() => createDesktop({ display: env.DISPLAY, switchAccessibilityOn, ...(overlayPulse !== undefined ? { overlayPulse } : {}) }));
 }
 
 /**
@@ -68,8 +82,12 @@ export interface EngineHostOptions {
 }
 
 export async function createEngineFromEnv(env: NodeJS.ProcessEnv = process.env, options: EngineHostOptions = {}): Promise<TandemEngine> {
-  const desktop = createLazyDesktop(env);
+  const desktop = createLazyDesktop(env, { switchAccessibilityOn: true });
   const engine = await createEngine(desktop, env);
+  // Connect now rather than at the first tool call: the accessibility switch goes on at start, so
+  // apps the person opens before asking anything are readable. A failure (no display yet) is
+  // not remembered: the first call that needs the desktop tries again and reports it.
+  desktop.warmUp();
   if (options.serverOverlay !== false) {
     attachServerOverlay(engine, { show: (text) => desktop.showOverlay(text), hide: () => desktop.hideOverlay() });
   }

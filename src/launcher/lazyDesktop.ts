@@ -32,6 +32,11 @@ export class LazyDesktop implements Desktop {
     return this.pending;
   }
 
+  /** Starts creating the backend in the background; a failure is dropped (the next get() retries). */
+  warmUp(): void {
+    this.get().catch(() => {});
+  }
+
   /** Whether the backend exists already (doctor reports without forcing it). */
   get created(): boolean {
     return this.desktop !== null;

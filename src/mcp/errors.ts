@@ -5,6 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toTandemError, type ErrorCode } from '../core/errors.js';
 import { quoteText } from '../core/treeFormat.js';
+import { notAccessibleHint, notAccessibleMessage, unreadableFrom } from './notAccessible.js';
 
 const GUIDANCE: Record<ErrorCode, string> = {
   'bad-input': 'Fix the arguments as described and call again.',
@@ -12,6 +13,7 @@ const GUIDANCE: Record<ErrorCode, string> = {
   'app-gone': 'The app quit. Open it again with open_application_and_traverse and use the new pid.',
   'not-responding': 'The app stopped taking in input (it may be hung or very busy); nothing more was sent. Call refresh_traversal {pid} in a few seconds to see what it received before trying again.',
   'guard-lost': "Tandem could no longer hold the person's keyboard and mouse, so it stopped: nothing more was sent. Call refresh_traversal {pid} to see the state; if it repeats, ask the person to run `tandem doctor`.",
+  'not-accessible': 'The app exposes nothing to read: it must be restarted, which the person has to agree to.',
   'not-found': 'Call refresh_traversal {pid} and grep the tree file for the exact text, then retry with that text, its element_index, or its x/y/width/height.',
   'stale-element': 'That element_index is from an older tree. Call refresh_traversal {pid} and use the index from the new file, or target the element by its text.',
   unsupported: 'This element or platform cannot do that: try a different tool (e.g. click_and_traverse instead of press_ax_and_traverse).',
@@ -61,6 +63,11 @@ export function errorResult(error: unknown): CallToolResult {
     console.error('[tandem] internal error in a tool call:', error);
   }
   const status = tandemError.code === 'cancelled' || tandemError.code === 'watchdog' ? tandemError.code : 'error';
+  const unreadable = tandemError.code === 'not-accessible' ? unreadableFrom(tandemError.details) : null;
+  if (unreadable) {
+    const lines = [`status: ${status}`, `error: not-accessible: ${notAccessibleMessage(unreadable)}`, `reason: ${unreadable.reason}`, `pid: ${unreadable.pid}`, `hint: ${notAccessibleHint(unreadable)}`];
+    return { isError: true, content: [{ type: 'text', text: lines.join('\n') }] };
+  }
   const lines = [
     `status: ${status}`,
     ...errorLines(tandemError.code, tandemError.message, tandemError.details),

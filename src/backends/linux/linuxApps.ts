@@ -8,12 +8,16 @@ import { access, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
 import type { OpenedApp } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
+import { notAccessibleError } from '../../core/readability.js';
 import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
 import { IFACE } from '../../../native/linux/atspiProtocol.js';
 import type { AtspiApp, AtspiApps } from './atspiApps.js';
 import type { AtspiBus } from './atspiBus.js';
+import { accessibleLaunchArgv, accessibleLaunchEnv } from './appLaunchAccessibility.js';
+import { runningInstances } from './procLaunches.js';
 
-export const DEFAULT_OPEN_TIMEOUT_MS = 10_000;
+/** Office suites and browsers can take several seconds to their first window on a loaded machine. */
+export const DEFAULT_OPEN_TIMEOUT_MS = 20_000;
 /** How often the bus is asked whether the new app has arrived (a wait on a condition, not a settle). */
 const ARRIVAL_POLL_MS = 50;
 
@@ -293,6 +297,8 @@ export class LinuxAppOpener {
     private readonly bus: AtspiBus,
     private readonly apps: AtspiApps,
     private readonly env: NodeJS.ProcessEnv,
+    /** Titles of a pid's windows on this display (from the X11 half); none known without it. */
+    private readonly windowTitles: (pid: number) => Promise<string[]> = async () => [],
   ) {}
 
   async open(identifier: string, progress: Progress, timeoutMs = DEFAULT_OPEN_TIMEOUT_MS): Promise<OpenedApp> {
@@ -313,6 +319,13 @@ export class LinuxAppOpener {
     const before = await this.apps.list(progress);
     const existing = before.find((app) => isInstanceOf(app, target));
     if (existing) return { pid: existing.pid, name: existing.name, id: target.id, reused: true };
+    // Running, but not on the bus (started before accessibility was on): starting it again would
+    // only hand the request to that instance (single-instance apps), still unreadable. Say so.
+    // Only one with a window on this display counts (the same user may run it in another session).
+    for (const instance of (await runningInstances(target.matchNames, new Set(before.map((app) => app.pid)))).slice(0, 4)) {
+      const windows = await this.windowTitles(instance.pid).catch(() => []);
+      if (windows.length > 0) throw notAccessibleError({ reason: 'not-registered', pid: instance.pid, windows });
+    }
 
     progress.log(`starting ${target.argv[0]}`);
     const child = await this.start(target);
@@ -339,9 +352,13 @@ export class LinuxAppOpener {
     });
   }
 
-  private start(target: LaunchTarget): Promise<{ pid: number; exited: boolean; exitCode: number | null }> {
+  private async start(target: LaunchTarget): Promise<{ pid: number; exited: boolean; exitCode: number | null }> {
+    // Every toolkit's accessibility switch, and Chromium's flag for its page contents (looked up
+    // on the file the command runs, so an Electron app behind a bare Exec= name is found too).
+    const program = isAbsolute(target.argv[0]) ? target.argv[0] : ((await findOnPath(target.argv[0], this.env)) ?? target.argv[0]);
+    const argv = accessibleLaunchArgv([program, ...target.argv.slice(1)]);
     return new Promise((resolve, reject) => {
-      const child = spawn(target.argv[0], target.argv.slice(1), { detached: true, stdio: 'ignore', env: this.env });
+      const child = spawn(argv[0], argv.slice(1), { detached: true, stdio: 'ignore', env: accessibleLaunchEnv(this.env) });
       const state = { pid: child.pid ?? -1, exited: false, exitCode: null as number | null };
       // Reaped by Node (PID 1 in a container may not reap orphans); never keeps Tandem alive.
       child.on('exit', (code) => {

@@ -18,8 +18,12 @@ import { sleep } from '../../core/progress.js';
 import type { X11Connection } from '../../../native/linux/x11Connection.js';
 import type { X11Windows } from './x11Windows.js';
 
-/** SubstructureNotify on the root: the mask clients send their ping answers with. */
-const SUBSTRUCTURE_NOTIFY = 0x80000;
+/**
+ * The masks clients send their ping answers to the root with: GTK and Chromium use
+ * SubstructureNotify, Qt 5 StructureNotify|SubstructureRedirect (qxcbwindow.cpp) — a client
+ * selecting only the first never hears Qt's answer (every input to a Qt app timed out).
+ */
+const ANSWER_MASKS = 0x80000 /* SubstructureNotify */ | 0x20000; /* StructureNotify */
 /** Our ping ids start here, far from the window manager's own (openbox counts from 1). */
 const PING_ID_BASE = 0x5a000000;
 /** While waiting for an answer, check this often whether the pinged windows still exist. */
@@ -165,10 +169,10 @@ export class X11WmPing {
     waiter.resolve(outcome);
   }
 
-  /** Root SubstructureNotify on this connection, once: the answers are sent to the root with it. */
+  /** Root Substructure/StructureNotify on this connection, once: the answers are sent to the root with them. */
   private listen(): Promise<void> {
     this.listening ??= (async () => {
-      this.connection.addRootEventMask(SUBSTRUCTURE_NOTIFY);
+      this.connection.addRootEventMask(ANSWER_MASKS);
       await this.connection.sync();
     })();
     return this.listening;
