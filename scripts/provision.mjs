@@ -14,8 +14,13 @@ export const DEBIAN_PACKAGES = {
   apps: ['gtk-3-examples', 'zenity', 'mousepad', 'gir1.2-gtk-3.0', 'python3-gi'],
   // A GTK4 app for the test that proves GTK4's window-relative geometry is corrected.
   gtk4: ['gir1.2-gtk-4.0'],
-  // Debian's Chromium for the renderer tests (Playwright cannot download a browser here).
+  // Debian's Chromium for the renderer tests (Playwright cannot download a browser here), and
+  // as the first app of the compatibility matrix.
   browser: ['chromium'],
+  // The rest of the compatibility matrix beyond GTK (test/e2e/apps-*.test.ts): Gecko, LibreOffice
+  // (its GTK 3 front end is what puts it on the accessibility bus; apt would not pull it in
+  // without recommends) and a Qt 5 editor.
+  matrix: ['firefox-esr', 'libreoffice-writer', 'libreoffice-gtk3', 'featherpad'],
   // Fonts so that screenshots show text rather than boxes.
   fonts: ['fonts-dejavu-core'],
 };

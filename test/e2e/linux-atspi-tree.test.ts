@@ -220,8 +220,9 @@ test('should mark a password field secure and never expose what was typed into i
 });
 
 test('should report the accessibility bus and its apps as a granted check', async () => {
-  const [check] = await accessibility.checks(progress());
-  assert.equal(check.id, 'atspi-bus');
+  const checks = await accessibility.checks(progress());
+  const check = checks.find((entry) => entry.id === 'atspi-bus');
+  assert.ok(check, `an atspi-bus check among ${checks.map((entry) => entry.id).join(', ')}`);
   assert.equal(check.state, 'granted');
   assert.match(check.detail, /gtk3-widget-factory/);
 });

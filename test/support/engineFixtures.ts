@@ -78,7 +78,7 @@ export function counterTree(): ScriptedNodeSpec {
 export function counterDesktop(options: Partial<ScriptedDesktopOptions> = {}): ScriptedDesktop {
   return new ScriptedDesktop({
     apps: [
-      { pid: FINDER, name: 'Finder', tree: { role: 'Application', text: 'Finder', children: [{ role: 'Window', text: 'Desktop', bounds: { x: 0, y: 0, width: 1280, height: 800 } }] } },
+      { pid: FINDER, name: 'Finder', tree: { role: 'Application', text: 'Finder', children: [{ role: 'Window', text: 'Desktop', bounds: { x: 0, y: 0, width: 1280, height: 800 }, children: [{ role: 'Image', text: 'Macintosh HD', bounds: { x: 1180, y: 20, width: 64, height: 64 } }] }] } },
       { pid: COUNTER, name: 'Counter', tree: counterTree() },
     ],
     frontmostPid: FINDER,

@@ -64,6 +64,24 @@ const app: Node = {
           children: [{ path: '/align-menu', role: 'menu', states: states(STATE.visible), children: [{ path: '/align-left', role: 'menu item', name: 'Left' }] }],
         },
         { path: '/align-label', role: 'label', name: 'Alignment', states: states(...ON_SCREEN) },
+        {
+          path: '/speed',
+          role: 'combo box',
+          name: 'Speed', // Gecko: named by its label, no Selection interface; the list's selected item is the choice
+          ifaces: [IFACE.accessible, IFACE.component, IFACE.action],
+          states: states(...ON_SCREEN),
+          children: [
+            {
+              path: '/speed-list',
+              role: 'menu',
+              states: states(STATE.visible),
+              children: [
+                { path: '/speed-standard', role: 'menu item', name: 'Standard', states: states(STATE.visible, STATE.selectable) },
+                { path: '/speed-express', role: 'menu item', name: 'Express', states: states(STATE.visible, STATE.selectable, STATE.selected) },
+              ],
+            },
+          ],
+        },
         { path: '/doc', role: 'text', ifaces: FIELD_IFACES, states: states(...ON_SCREEN, STATE.editable), text: document },
         { path: '/hidden', role: 'text', ifaces: FIELD_IFACES, states: states(STATE.editable), text: 'not on screen' },
       ],
@@ -171,6 +189,8 @@ test('should give check states and a combo box choice as values, the combo named
   assert.equal(elements.find((el) => el.text === 'Wrap')?.value, 'mixed');
   const combo = elements.find((el) => el.role === 'ComboBox')!;
   assert.deepEqual([combo.text, combo.value], ['Alignment', 'Left']);
+  const gecko = elements.find((el) => el.role === 'ComboBox' && el.text === 'Speed')!;
+  assert.equal(gecko.value, 'Express', 'without Selection, the selected item of its own list');
 });
 
 test('should read a long document up to the cap, asking for one character more to know it is cut', async () => {

@@ -620,6 +620,15 @@ function comboNameAndValue(node: RawNode, details: NodeDetails | undefined, labe
   return { name: name && name !== choice ? name : label, value: choice };
 }
 
+/** The name of the selected item in a combo box's own list (what Gecko exposes instead of Selection). */
+function selectedItemBelow(entry: FlatNode, all: FlatNode[]): string | undefined {
+  for (let k = entry.index + 1; k < all.length && all[k].depth > entry.depth; k++) {
+    const { node } = all[k];
+    if (hasState(node.states, STATE.selected) && node.name && /item/.test(roleName(node.role))) return node.name;
+  }
+  return undefined;
+}
+
 function mergeInOrder(existing: RawNode[], fetched: RawNode[], position: Map<string, number>): RawNode[] {
   if (existing.length === 0) return fetched;
   return [...existing, ...fetched.sort((a, b) => (position.get(a.path) ?? 0) - (position.get(b.path) ?? 0))];
@@ -650,7 +659,8 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
   let text = ownName(node) || label || (secure ? '' : (details?.text ?? '')) || meaningful(node.description);
   let value = secure ? undefined : (details?.value ?? toggleValue(node));
   if (node.role === ROLE.comboBox && !secure) {
-    const combo = comboNameAndValue(node, details, label);
+    // Gecko's select has no Selection interface: its choice is the selected item of its list.
+    const combo = comboNameAndValue(node, { ...details, choice: details?.choice ?? selectedItemBelow(entry, all) }, label);
     text = combo.name || meaningful(node.description);
     value = combo.value;
   }
