@@ -5,6 +5,13 @@
 // person's app. The backend supplies the proof of consumption (a ConsumptionBarrier: Linux asks
 // the receiving X client for a _NET_WM_PING answer); the policy — window, drain, when an app
 // counts as not responding — lives here once for every OS.
+//
+// Some apps answer the barrier before they have applied what came before it (LibreOffice
+// answers the window manager's ping from its event loop while its own queue still holds the
+// keys: measured, a cancelled answer came with ~200 of 3,000 characters in the document and all
+// of them two seconds later). For typed text an InsertionCounter, where the backend has one,
+// adds a second bound: characters typed but not yet inserted into the app's text (as the app
+// itself reports them) stay within a small window too.
 
 import { TandemError } from './errors.js';
 import { throwIfAborted, type Progress } from './progress.js';
@@ -22,6 +29,18 @@ export interface ConsumptionBarrier {
   mark(units: number): Promise<BarrierOutcome>;
 }
 
+/**
+ * Characters an app has inserted into its text since the counter was made, as the app reports
+ * them (Linux: the lengths of its accessibility text-changed:insert events). Only counts, never
+ * the text: a secret field's content is never read.
+ */
+export interface InsertionCounter {
+  inserted(): number;
+  /** Resolves at the app's next insertion (or when the counter is closed). */
+  next(): Promise<void>;
+  close(): void;
+}
+
 export interface PacingOptions {
   /** Batches in flight (sent, not yet proven handled). Their units bound what a cancel leaves behind. */
   maxInFlight: number;
@@ -33,6 +52,16 @@ export interface PacingOptions {
   drainCapMs: number;
   /** Report progress (Progress.reportInput) every this many units handled. */
   reportEvery: number;
+  /** With an InsertionCounter: typed characters not yet inserted, at most, before the next batch… */
+  maxUninserted: number;
+  /**
+   * …unless the app inserted nothing for this long since the last insertion or batch: the text
+   * goes where no insertion is reported (a key that is a shortcut, a widget that tells nothing),
+   * and the barrier alone paces.
+   */
+  insertionQuietMs: number;
+  /** A counter that saw no insertion at all this long into typing is not used for the rest of it. */
+  insertionProofMs: number;
 }
 
 export const DEFAULT_PACING: PacingOptions = {
@@ -43,6 +72,10 @@ export const DEFAULT_PACING: PacingOptions = {
   drainIdleMs: 250,
   drainCapMs: 1_000,
   reportEvery: 500,
+  // Four batches of eight keys: enough that an app inserting steadily never waits for us.
+  maxUninserted: 32,
+  insertionQuietMs: 150,
+  insertionProofMs: 1_000,
 };
 
 interface Batch {
@@ -61,28 +94,45 @@ export class InputPacer {
   private sentUnits = 0;
   private handledUnits = 0;
   private reportedAt = 0;
-  /** Epoch ms of the last sign of life: a batch handled, or the stream's start. */
+  /** Epoch ms of the last sign of life: a batch handled, a character inserted, or the stream's start. */
   private lastProgressAt = Date.now();
+  private readonly startedAt = Date.now();
+  /** Characters sent (the `chars` of each batch), and what the counter said when last read. */
+  private sentChars = 0;
+  private lastSentAt = 0;
+  private seenInserted = 0;
+  private lastInsertionAt = 0;
+  private insertions: InsertionCounter | null;
 
   constructor(
     private readonly barrier: ConsumptionBarrier,
     private readonly progress: Progress,
     private readonly total: number,
     private readonly options: PacingOptions = DEFAULT_PACING,
-  ) {}
+    insertions?: InsertionCounter,
+  ) {
+    this.insertions = insertions ?? null;
+  }
 
   /** Units the app has been proven to have handled so far. */
   get handled(): number {
     return this.handledUnits;
   }
 
-  /** Writes one batch of `units` events (write() sends them) once the window has room. */
-  async send(units: number, write: () => void): Promise<void> {
+  /**
+   * Writes one batch of `units` events (write() sends them) once the window has room; `chars`
+   * of them are characters the app should insert into its text (for the InsertionCounter).
+   */
+  async send(units: number, write: () => void, chars = 0): Promise<void> {
     await this.checkAbort();
     while (this.inFlight.length >= this.options.maxInFlight) await this.waitOldest();
+    // An abort while waiting is taken by checkAbort, right after.
+    await this.awaitInsertions(this.options.maxUninserted, Infinity, this.options.insertionQuietMs, true);
     await this.checkAbort();
     write();
     this.sentUnits += units;
+    this.sentChars += chars;
+    this.lastSentAt = Date.now();
     const answer = this.barrier.mark(units);
     // Awaited in order later; a connection lost meanwhile must not be an unhandled rejection.
     answer.catch(() => {});
@@ -92,7 +142,43 @@ export class InputPacer {
   /** Resolves once every batch sent has been handled (drains and throws on abort). */
   async finish(): Promise<void> {
     while (this.inFlight.length > 0) await this.waitOldest();
+    // Every character inserted, or the app went quiet: an `ok` leaves nothing queued behind it.
+    await this.awaitInsertions(0, Infinity, this.options.insertionQuietMs, true);
     await this.checkAbort();
+  }
+
+  /**
+   * Waits until at most `limit` characters sent are not yet inserted. Gives up ('quiet') when
+   * the app inserted nothing for `quietMs` since its last insertion or our last batch, or at
+   * `capAt`; 'abort' when abortable and the progress was aborted.
+   */
+  private async awaitInsertions(limit: number, capAt: number, quietMs: number, abortable: boolean): Promise<'caught-up' | 'quiet' | 'abort'> {
+    const counter = this.insertions;
+    if (!counter) return 'caught-up';
+    for (;;) {
+      const inserted = counter.inserted();
+      if (inserted !== this.seenInserted) {
+        this.seenInserted = inserted;
+        this.lastInsertionAt = this.lastProgressAt = Date.now();
+      }
+      if (this.sentChars - inserted <= limit) return 'caught-up';
+      if (inserted === 0 && Date.now() - this.startedAt >= this.options.insertionProofMs) {
+        // Nothing inserted at all: the app reports no insertions for this text; the barrier paces.
+        this.progress.log('the app reports no text insertions for this typing: paced by its answers to pings only');
+        this.dropCounter();
+        return 'quiet';
+      }
+      const waitMs = Math.min(Math.max(this.lastInsertionAt, this.lastSentAt) + quietMs, capAt) - Date.now();
+      if (waitMs <= 0) return 'quiet';
+      const outcome = await this.within(counter.next(), waitMs, abortable);
+      if (outcome === 'abort') return 'abort';
+    }
+  }
+
+  /** Stops listening for insertions (the counter proved useless; its owner may close it again). */
+  private dropCounter(): void {
+    this.insertions?.close();
+    this.insertions = null;
   }
 
   private async checkAbort(): Promise<void> {
@@ -124,7 +210,10 @@ export class InputPacer {
       if (outcome !== 'handled') break;
       this.settle(batch);
     }
-    const unhandled = this.sentUnits - this.handledUnits;
+    // Then the characters the app has queued but not inserted yet, within the same bounds.
+    const inserting = await this.awaitInsertions(0, giveUpAt, this.options.drainIdleMs, false);
+    const uninserted = this.insertions && inserting !== 'caught-up' ? Math.max(0, this.sentChars - this.insertions.inserted()) : 0;
+    const unhandled = Math.max(this.sentUnits - this.handledUnits, uninserted);
     if (unhandled === 0) return;
     // A secret's size is told nowhere, not even as a count of keys left.
     if (this.progress.secretInput) this.progress.log('stopped before the app had taken in all the input');
@@ -154,6 +243,26 @@ export class InputPacer {
       `The app stopped taking in input: it handled ${this.handledUnits} of ${this.total} input events, then nothing for ${this.options.notRespondingMs} ms. Nothing more was sent.`,
       { handled: this.handledUnits, sent: this.sentUnits, total: this.total },
     );
+  }
+
+  /** `promise` against a timer and (when abortable) the abort signal. */
+  private within(promise: Promise<unknown>, timeoutMs: number, abortable: boolean): Promise<'done' | 'timeout' | 'abort'> {
+    const signal = this.progress.signal;
+    if (abortable && signal.aborted) return Promise.resolve('abort');
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done('timeout'), timeoutMs);
+      const onAbort = (): void => done('abort');
+      const done = (outcome: 'done' | 'timeout' | 'abort'): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolve(outcome);
+      };
+      if (abortable) signal.addEventListener('abort', onAbort, { once: true });
+      promise.then(
+        () => done('done'),
+        () => done('done'),
+      );
+    });
   }
 
   /** The batch's answer against a timer and (unless draining) the abort signal. */

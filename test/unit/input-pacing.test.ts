@@ -3,10 +3,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TandemError, isTandemError } from '../../src/core/errors.js';
-import { InputPacer, type BarrierOutcome, type ConsumptionBarrier, type PacingOptions } from '../../src/core/inputPacing.js';
+import { DEFAULT_PACING, InputPacer, type BarrierOutcome, type ConsumptionBarrier, type InsertionCounter, type PacingOptions } from '../../src/core/inputPacing.js';
 import { createProgress } from '../../src/core/progress.js';
 
-const FAST: PacingOptions = { maxInFlight: 3, notRespondingMs: 400, drainIdleMs: 80, drainCapMs: 300, reportEvery: 10 };
+const FAST: PacingOptions = {
+  ...DEFAULT_PACING,
+  maxInFlight: 3,
+  notRespondingMs: 400,
+  drainIdleMs: 80,
+  drainCapMs: 300,
+  reportEvery: 10,
+  maxUninserted: 16,
+  insertionQuietMs: 60,
+  insertionProofMs: 250,
+};
 
 /** A barrier whose marks the test answers (or the "app" answers after `handleMs`). */
 class ManualBarrier implements ConsumptionBarrier {
@@ -159,5 +169,100 @@ describe('paced input', () => {
       [30, 40],
       [40, 40],
     ]);
+  });
+
+  describe('with an insertion counter (an app that answers pings before it applies its keys)', () => {
+    /** The app's text: it inserts what it was sent only when the test says so (or never). */
+    class ManualInsertions implements InsertionCounter {
+      count = 0;
+      closed = false;
+      private waiters: Array<() => void> = [];
+      inserted(): number {
+        return this.count;
+      }
+      next(): Promise<void> {
+        return new Promise((resolve) => this.waiters.push(resolve));
+      }
+      insert(chars: number): void {
+        this.count += chars;
+        const waiters = this.waiters;
+        this.waiters = [];
+        for (const wake of waiters) wake();
+      }
+      close(): void {
+        this.closed = true;
+        this.insert(0);
+      }
+    }
+    /** Pings answered at once: only the counter holds the typing back. */
+    const eager: ConsumptionBarrier = { mark: () => Promise.resolve('handled') };
+    const typeBatches = async (pacer: InputPacer, batches: number, chars: number, written: number[]): Promise<void> => {
+      for (let i = 0; i < batches; i++) await pacer.send(chars, () => written.push(i), chars);
+      await pacer.finish();
+    };
+
+    it('should keep typed-but-not-inserted characters within the window while the app keeps inserting', async () => {
+      const insertions = new ManualInsertions();
+      const written: number[] = [];
+      const pacer = new InputPacer(eager, createProgress({ timeoutMs: 5_000 }), 80, FAST, insertions);
+      const typing = typeBatches(pacer, 10, 8, written);
+      let most = 0;
+      for (let step = 0; step < 40 && written.length < 10; step++) {
+        await tick(10);
+        most = Math.max(most, written.length * 8 - insertions.count);
+        insertions.insert(Math.min(4, written.length * 8 - insertions.count));
+      }
+      while (insertions.count < 80) {
+        await tick(5);
+        insertions.insert(Math.min(8, written.length * 8 - insertions.count));
+      }
+      await typing;
+      assert.equal(written.length, 10);
+      assert.ok(most <= FAST.maxUninserted + 8, `at most the window and one batch uninserted (saw ${most})`);
+    });
+
+    it('should answer only once every character is inserted', async () => {
+      const insertions = new ManualInsertions();
+      const pacer = new InputPacer(eager, createProgress({ timeoutMs: 5_000 }), 8, FAST, insertions);
+      let finished = false;
+      const typing = typeBatches(pacer, 1, 8, []).then(() => (finished = true));
+      await tick(20);
+      insertions.insert(5);
+      await tick(20);
+      assert.equal(finished, false, '3 characters still queued in the app');
+      insertions.insert(3);
+      await typing;
+      assert.equal(finished, true);
+    });
+
+    it('should write nothing after an abort and wait (bounded) for the app to insert what it queued', async () => {
+      const insertions = new ManualInsertions();
+      const controller = new AbortController();
+      const written: number[] = [];
+      const pacer = new InputPacer(eager, createProgress({ timeoutMs: 5_000, signal: controller.signal }), 800, FAST, insertions);
+      const typing = typeBatches(pacer, 100, 8, written);
+      await tick(20);
+      const sentBeforeAbort = written.length;
+      assert.ok(sentBeforeAbort * 8 <= FAST.maxUninserted + 8, `held back by the counter (${sentBeforeAbort} batches)`);
+      controller.abort(new TandemError('cancelled', 'Esc'));
+      let settled = false;
+      void typing.catch(() => (settled = true));
+      await tick(20);
+      assert.equal(settled, false, 'waiting for the app to insert what it had queued');
+      insertions.insert(sentBeforeAbort * 8);
+      await assert.rejects(typing, (error: unknown) => isTandemError(error, 'cancelled'));
+      assert.equal(written.length, sentBeforeAbort, 'nothing written after the abort');
+    });
+
+    it('should go on (paced by pings) where the keys insert nothing for a while, and drop a counter that never saw an insertion', async () => {
+      const insertions = new ManualInsertions();
+      const logs: string[] = [];
+      const written: number[] = [];
+      const pacer = new InputPacer(eager, createProgress({ timeoutMs: 5_000, log: (line) => logs.push(line) }), 80, FAST, insertions);
+      await typeBatches(pacer, 10, 8, written);
+      assert.equal(written.length, 10, 'all typed, nothing hung');
+      assert.ok(insertions.closed, 'the useless counter was let go');
+      assert.ok(logs.some((line) => line.includes('no text insertions')), logs.join('\n'));
+    });
   });
 });

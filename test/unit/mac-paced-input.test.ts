@@ -12,13 +12,13 @@ import { MacDesktop } from '../../src/backends/macos/macDesktop.js';
 import { DEFAULT_TAP_GUARD_OPTIONS } from '../../src/backends/macos/cgEventTapGuard.js';
 import { DEFAULT_AX_BARRIER } from '../../src/backends/macos/axInputBarrier.js';
 import { isTandemError } from '../../src/core/errors.js';
-import type { PacingOptions } from '../../src/core/inputPacing.js';
+import { DEFAULT_PACING, type PacingOptions } from '../../src/core/inputPacing.js';
 import { createProgress } from '../../src/core/progress.js';
 import { FakeMacNative } from './mac-fake-native.js';
 import { FakeTapWorker } from './mac-fake-tap-worker.js';
 
 const PID = 42;
-const PACING: PacingOptions = { maxInFlight: 3, notRespondingMs: 300, drainIdleMs: 150, drainCapMs: 600, reportEvery: 40 };
+const PACING: PacingOptions = { ...DEFAULT_PACING, maxInFlight: 3, notRespondingMs: 300, drainIdleMs: 150, drainCapMs: 600, reportEvery: 40 };
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function setup(msPerEvent: number) {

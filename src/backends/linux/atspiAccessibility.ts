@@ -4,6 +4,7 @@
 
 import type { Desktop, ElementActionRequest, OpenedApp, SettleOutcome, SnapshotLimits } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
+import type { InsertionCounter } from '../../core/inputPacing.js';
 import type { ElementNode, PermissionCheck, Point, RunningApp, TreeSnapshot } from '../../core/model.js';
 import { createProgress, type Progress } from '../../core/progress.js';
 import { AtspiActions } from './atspiActions.js';
@@ -112,6 +113,12 @@ export class AtspiAccessibility implements AccessibilityPart {
     const app = await this.apps.forPid(pid, progress);
     if (!app) return 'unsupported';
     return this.settle.waitForQuiet(app.busName, quietMs, capMs, progress);
+  }
+
+  /** Counts the characters pid's app inserts into its text from now on (paced typing); null when it is not on the bus. */
+  async insertionCounter(pid: number, progress: Progress): Promise<InsertionCounter | null> {
+    const app = await this.apps.forPid(pid, progress);
+    return app ? this.settle.insertionCounter(app.busName) : null;
   }
 
   openApp(identifier: string, progress: Progress): Promise<OpenedApp> {

@@ -3,6 +3,7 @@
 
 import type { DbusMessage } from './atspiBus.js';
 import type { SettleOutcome } from '../../core/desktop.js';
+import type { InsertionCounter } from '../../core/inputPacing.js';
 import type { Progress } from '../../core/progress.js';
 import { throwIfAborted } from '../../core/progress.js';
 import { IFACE, SETTLE_EVENTS } from '../../../native/linux/atspiProtocol.js';
@@ -18,6 +19,10 @@ export class AtspiSettle {
   /** Events received per sender bus name (to tell whether an app changed during a read). */
   private readonly eventCounts = new Map<string, number>();
   private readonly waiters = new Set<(sender: string) => void>();
+  /** Characters inserted per sender bus name (text-changed:insert lengths), for paced typing. */
+  private readonly insertedChars = new Map<string, number>();
+  /** Called with the sender of each insertion; with null when the connection closes (wakes all). */
+  private readonly insertionWaiters = new Set<(sender: string | null) => void>();
   private unsubscribe: (() => void) | null = null;
 
   constructor(bus: AtspiBus) {
@@ -47,6 +52,36 @@ export class AtspiSettle {
     this.lastEventAt.set(message.sender, Date.now());
     this.eventCounts.set(message.sender, (this.eventCounts.get(message.sender) ?? 0) + 1);
     for (const waiter of this.waiters) waiter(message.sender);
+    const inserted = insertedLength(message);
+    if (inserted > 0) {
+      this.insertedChars.set(message.sender, (this.insertedChars.get(message.sender) ?? 0) + inserted);
+      for (const waiter of this.insertionWaiters) waiter(message.sender);
+    }
+  }
+
+  /**
+   * Counts the characters busName inserts into any of its text from now on (its
+   * text-changed:insert events: a length, never the text). null until events are listened for.
+   */
+  insertionCounter(busName: string): InsertionCounter | null {
+    if (!this.unsubscribe) return null;
+    const base = this.insertedChars.get(busName) ?? 0;
+    const pending = new Set<() => void>();
+    const onInsertion = (sender: string | null): void => {
+      if (sender !== null && sender !== busName) return;
+      for (const wake of pending) wake();
+      pending.clear();
+    };
+    this.insertionWaiters.add(onInsertion);
+    return {
+      inserted: () => (this.insertedChars.get(busName) ?? 0) - base,
+      next: () => new Promise<void>((resolve) => pending.add(resolve)),
+      close: () => {
+        this.insertionWaiters.delete(onInsertion);
+        for (const wake of pending) wake();
+        pending.clear();
+      },
+    };
   }
 
   /** Accessibility events received from busName so far; undefined until events are listened for. */
@@ -101,5 +136,19 @@ export class AtspiSettle {
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.waiters.clear();
+    for (const waiter of this.insertionWaiters) waiter(null);
+    this.insertionWaiters.clear();
   }
+}
+
+/**
+ * The length an object:text-changed:insert event reports (body: detail, start, length, text,
+ * properties), 0 for any other event. Deletions are not subtracted: a typed key replacing a
+ * selection deletes and inserts, and only the insertion is the key's.
+ */
+function insertedLength(message: DbusMessage): number {
+  if (message.member !== 'TextChanged' || message.interface !== IFACE.eventObject) return 0;
+  const [detail, , length] = message.body;
+  if (typeof detail !== 'string' || !detail.startsWith('insert')) return 0;
+  return typeof length === 'number' && Number.isSafeInteger(length) && length > 0 ? length : 0;
 }

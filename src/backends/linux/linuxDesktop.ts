@@ -97,8 +97,18 @@ export class LinuxDesktop implements Desktop {
     return this.x11.pressKey(key, modifiers, progress);
   }
 
-  typeText(text: string, progress: Progress): Promise<void> {
-    return this.x11.typeText(text, progress);
+  /**
+   * Keys go to the frontmost app; its own count of inserted characters paces them too (see
+   * core/inputPacing.ts: some apps answer pings before they apply their keys).
+   */
+  async typeText(text: string, progress: Progress): Promise<void> {
+    const frontmost = await this.x11.frontmost(progress);
+    const insertions = frontmost ? await this.atspi.insertionCounter(frontmost.pid, progress).catch(() => null) : null;
+    try {
+      await this.x11.typeText(text, progress, insertions ?? undefined);
+    } finally {
+      insertions?.close();
+    }
   }
 
   scroll(point: Point, deltaX: number, deltaY: number, progress: Progress): Promise<void> {

@@ -7,6 +7,7 @@ import type { ClickOptions, Desktop, EngagedGuard, GuardListener, KeyName } from
 import { TandemError } from '../../core/errors.js';
 import type { Frontmost, Modifier, PermissionCheck, Point, Rect, Screenshot, WindowInfo } from '../../core/model.js';
 import type { Progress } from '../../core/progress.js';
+import type { InsertionCounter } from '../../core/inputPacing.js';
 import { X11Connection } from '../../../native/linux/x11Connection.js';
 import { X11Capture } from './x11Capture.js';
 import { unreachableDisplayCheck, waylandSessionCheck, x11Checks, type X11Facts } from './x11Checks.js';
@@ -118,8 +119,8 @@ export class X11Display implements X11Primitives {
     return this.requireInput().pressKey(key, modifiers, progress);
   }
 
-  typeText(text: string, progress: Progress): Promise<void> {
-    return this.requireInput().typeText(text, progress);
+  typeText(text: string, progress: Progress, insertions?: InsertionCounter): Promise<void> {
+    return this.requireInput().typeText(text, progress, insertions);
   }
 
   scroll(point: Point, deltaX: number, deltaY: number, progress: Progress): Promise<void> {

@@ -9,7 +9,7 @@
 import type { XTestExtension } from 'x11';
 import type { ClickOptions, MouseButton } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
-import { DEFAULT_PACING, InputPacer, type PacingOptions } from '../../core/inputPacing.js';
+import { DEFAULT_PACING, InputPacer, type InsertionCounter, type PacingOptions } from '../../core/inputPacing.js';
 import { normalizeKey } from '../../core/keys.js';
 import type { Modifier, Point } from '../../core/model.js';
 import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
@@ -20,6 +20,7 @@ import {
   keysymForKey,
   modifierKeycode,
   planRemap,
+  insertsCharacter,
   segmentsForSpareKeycodes,
   textToKeysyms,
   type KeyStroke,
@@ -125,20 +126,25 @@ export class X11Input {
     });
   }
 
-  async typeText(text: string, progress: Progress): Promise<void> {
+  /** `insertions`: the receiving app's count of inserted characters, a second bound on pacing. */
+  async typeText(text: string, progress: Progress, insertions?: InsertionCounter): Promise<void> {
     throwIfAborted(progress);
     const keysyms = textToKeysyms(text);
     if (!keysyms.length) return;
     const keymap = await this.keymap();
     await this.waitForFocus(progress);
-    const pacer = this.pacer(await this.ping.keyReceivers(), progress, keysyms.length);
+    const pacer = this.pacer(await this.ping.keyReceivers(), progress, keysyms.length, insertions);
     const segments = segmentsForSpareKeycodes(keymap, keysyms, Math.max(1, keymap.spareKeycodes().length));
     await this.typeSegments(keymap, segments, pacer, progress, async (segment, strokeFor) => {
       for (let start = 0; start < segment.length; start += KEYS_PER_BATCH) {
         const batch = segment.slice(start, start + KEYS_PER_BATCH);
-        await pacer.send(batch.length, () => {
-          for (const keysym of batch) this.tap(strokeFor(keysym));
-        });
+        await pacer.send(
+          batch.length,
+          () => {
+            for (const keysym of batch) this.tap(strokeFor(keysym));
+          },
+          batch.filter(insertsCharacter).length,
+        );
       }
     });
   }
@@ -169,10 +175,10 @@ export class X11Input {
   }
 
   /** A paced stream to `receivers`; where none answers pings, a fixed pace, said once in the log. */
-  private pacer(receivers: ReceiverGroup[], progress: Progress, total: number): InputPacer & { confirmed: boolean } {
+  private pacer(receivers: ReceiverGroup[], progress: Progress, total: number, insertions?: InsertionCounter): InputPacer & { confirmed: boolean } {
     const confirmed = receivers.length > 0;
     if (!confirmed) progress.log('the window receiving the input does not answer _NET_WM_PING: input is sent at a fixed pace, not paced by what the app has taken in');
-    return Object.assign(new InputPacer(this.ping.barrier(receivers), progress, total, this.pacing), { confirmed });
+    return Object.assign(new InputPacer(this.ping.barrier(receivers), progress, total, this.pacing, insertions), { confirmed });
   }
 
   /** The keyboard mapping, cached until the server announces a change (MappingNotify). */

@@ -70,6 +70,15 @@ export function keysymForKey(key: string): number {
   return keysymForCharacter(key);
 }
 
+/**
+ * Whether typing this keysym inserts a character into a text field (what the app's insertion
+ * count will show): printable keysyms do; Return and Tab may (a text view) or may not (an entry
+ * activates, focus moves), so they are not counted — counting them would hold typing back.
+ */
+export function insertsCharacter(keysym: number): boolean {
+  return keysym < 0xfe00 || keysym >= 0x01000000;
+}
+
 /** Splits text into what typeText sends: one entry per code point, CR LF collapsed to one Return. */
 export function textToKeysyms(text: string): number[] {
   return [...text.replace(/\r\n/g, '\n')].map(keysymForCharacter);
