@@ -1,6 +1,7 @@
 // Typing bench: how fast paced input types into real apps, beside what each app itself sustains.
-//   - paced: Tandem's typing as a call does it (batches of 8 keys, at most 3 batches unanswered),
-//     timed until the app has handled the last key (its _NET_WM_PING answer);
+//   - paced: Tandem's typing as a call does it (batches of 8 keys, at most 3 batches unanswered,
+//     at most 32 characters not yet inserted by the app's own count), timed until the app has
+//     handled the last key (its _NET_WM_PING answer) and inserted the last character;
 //   - the app's own pace: the same text written at once (no window), timed the same way — how
 //     fast the app takes keys in when it never waits for us;
 //   - a multilingual text (characters the layout lacks, typed on borrowed keycodes), with the
@@ -12,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { XTestExtension } from 'x11';
 import { DEFAULT_SNAPSHOT_LIMITS } from '../src/core/engine.js';
-import { DEFAULT_PACING } from '../src/core/inputPacing.js';
+import { DEFAULT_PACING, type InsertionCounter } from '../src/core/inputPacing.js';
 import { AtspiAccessibility } from '../src/backends/linux/atspiAccessibility.js';
 import { createProgress } from '../src/core/progress.js';
 import { X11Input } from '../src/backends/linux/x11Input.js';
@@ -61,12 +62,19 @@ async function startTarget(desktop: VirtualDesktop, windows: X11Windows, name: s
  * Median chars/s over RUNS typings of `text`, each followed by `check` (the text arrived whole)
  * and select-all + delete to start clean.
  */
-async function charsPerSecond(input: X11Input, text: string, check: (text: string) => Promise<void>): Promise<number> {
+async function charsPerSecond(
+  input: X11Input,
+  text: string,
+  check: (text: string) => Promise<void>,
+  counter: () => Promise<InsertionCounter | null> = async () => null,
+): Promise<number> {
   const samples: number[] = [];
   for (let run = 0; run < RUNS; run++) {
+    const insertions = await counter();
     const started = performance.now();
-    await input.typeText(text, progress());
+    await input.typeText(text, progress(), insertions ?? undefined);
     samples.push((performance.now() - started) / 1000);
+    insertions?.close();
     await check(text);
     await input.pressKey('a', ['control'], progress());
     await input.pressKey('backspace', [], progress());
@@ -78,7 +86,7 @@ async function charsPerSecond(input: X11Input, text: string, check: (text: strin
 async function focusedText(atspi: AtspiAccessibility, pid: number): Promise<string> {
   const tree = await atspi.snapshot(pid, DEFAULT_SNAPSHOT_LIMITS, progress());
   const focused = tree.elements.find((element) => element.focused && /text|entry/i.test(element.role));
-  return focused ? focused.text : '';
+  return focused?.value ?? '';
 }
 
 export async function runTypingBench(): Promise<void> {
@@ -107,10 +115,12 @@ export async function runTypingBench(): Promise<void> {
         const held = await focusedText(atspi, target.pid);
         if (held !== text) throw new Error(`${name} holds ${[...held].length} characters, not the ${[...text].length} typed: ${JSON.stringify(held.slice(0, 60))}`);
       };
-      const pacedRate = await charsPerSecond(paced, ascii, check);
+      // As a call types: the app's own count of inserted characters paces it too (linuxDesktop.ts).
+      const counter = (): Promise<InsertionCounter | null> => atspi.insertionCounter(target.pid, progress());
+      const pacedRate = await charsPerSecond(paced, ascii, check, counter);
       const ownRate = await charsPerSecond(unpaced, ascii, check);
       const ticksBefore = cpuTicks(windowManager);
-      const unicodeRate = await charsPerSecond(paced, MULTILINGUAL, check);
+      const unicodeRate = await charsPerSecond(paced, MULTILINGUAL, check, counter);
       const wmMs = ((cpuTicks(windowManager) - ticksBefore) * 10) / RUNS;
       rows.push([target.name, `${Math.round(pacedRate)}`, `${Math.round(ownRate)}`, `${Math.round((pacedRate / ownRate) * 100)} %`, `${Math.round(unicodeRate)}`, `${formatMs(wmMs)} ms`]);
       process.kill(target.pid, 'SIGTERM');
