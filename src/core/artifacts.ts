@@ -10,7 +10,7 @@
 // `maxBytes` bytes remain (defaults DEFAULT_MAX_CALLS = 500, DEFAULT_MAX_BYTES = 200 MiB). Only
 // files following our naming pattern are ever deleted, and never the call just written.
 
-import { existsSync, statSync } from 'node:fs';
+import { constants, existsSync, statSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, readdir, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +30,21 @@ export interface ArtifactStoreOptions {
   /** The uid that must own the folder (tests); defaults to the process's own. */
   uid?: number;
 }
+
+/** One file of the folder, as resources/list shows it. */
+export interface ArtifactFile {
+  name: string;
+  kind: 'text' | 'png';
+  bytes: number;
+  /** When the call that wrote it started (epoch ms, from its name). */
+  ms: number;
+}
+
+/**
+ * A file is read whole into memory for resources/read: far above any tree or screenshot we
+ * write (a 10,000-element tree is ~1.5 MB), so only a file someone else put there is refused.
+ */
+export const MAX_ARTIFACT_READ_BYTES = 64 * 1024 * 1024;
 
 export interface WrittenCall {
   textPath: string;
@@ -114,6 +129,8 @@ interface CallFiles {
   seq: number;
   files: string[];
   bytes: number;
+  /** Each file's size (as scanned, or as written). */
+  fileBytes: Map<string, number>;
 }
 
 export class ArtifactStore {
@@ -121,6 +138,8 @@ export class ArtifactStore {
   readonly maxCalls: number;
   readonly maxBytes: number;
   private readonly now: () => number;
+  /** Who must own the folder and every file read from it. */
+  private readonly uid: number;
   /** Calls in the folder, oldest first: as last scanned, plus what this store wrote since. */
   private inventory: CallFiles[] | null = null;
   private writesSinceScan = 0;
@@ -130,6 +149,7 @@ export class ArtifactStore {
     this.maxCalls = options.maxCalls ?? DEFAULT_MAX_CALLS;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.now = options.now ?? Date.now;
+    this.uid = options.uid ?? processUid();
   }
 
   /** Resolves the folder (options.dir, else $TANDEM_ARTIFACTS_DIR, else the default) and secures it. */
@@ -161,7 +181,7 @@ export class ArtifactStore {
   async writeCall(tool: string, content: { text: string; screenshot?: Screenshot; crosshair?: Point; covered?: readonly Rect[]; png?: Buffer }): Promise<WrittenCall> {
     const textData = Buffer.from(content.text, 'utf8');
     const { base, textPath, ms, seq } = await this.createTextFile(safeToolName(tool), textData);
-    const written: CallFiles = { base, ms, seq, files: [path.basename(textPath)], bytes: textData.length };
+    const written: CallFiles = { base, ms, seq, files: [path.basename(textPath)], bytes: textData.length, fileBytes: new Map([[path.basename(textPath), textData.length]]) };
     let pngPath: string | undefined;
     if (content.png || content.screenshot) {
       const png = content.png ?? (await pngWithCrosshair(content.screenshot!, content.crosshair, content.covered));
@@ -169,9 +189,49 @@ export class ArtifactStore {
       await writeExclusive(pngPath, png);
       written.files.push(path.basename(pngPath));
       written.bytes += png.length;
+      written.fileBytes.set(path.basename(pngPath), png.length);
     }
     await this.prune(written);
     return { textPath, textBytes: textData.length, pngPath };
+  }
+
+  /** The folder's files, newest call first (its .txt before its .png), at most `limit`. */
+  async listFiles(limit = Number.POSITIVE_INFINITY): Promise<ArtifactFile[]> {
+    const calls = (await this.scan()).reverse();
+    const files: ArtifactFile[] = [];
+    for (const call of calls) {
+      for (const name of [...call.files].sort((a, b) => Number(a.endsWith('.png')) - Number(b.endsWith('.png')))) {
+        if (files.length >= limit) return files;
+        files.push({ name, kind: name.endsWith('.png') ? 'png' : 'text', bytes: call.fileBytes.get(name) ?? 0, ms: call.ms });
+      }
+    }
+    return files;
+  }
+
+  /**
+   * One file of the folder by its name (what a tool's answer named). Only names following our
+   * pattern, only regular files owned by the folder's owner, never through a symlink: the folder
+   * is private, but a name comes from the client.
+   */
+  async readFile(name: string): Promise<Buffer> {
+    if (!CALL_FILE.test(name)) throw new TandemError('bad-input', `"${name.slice(0, 80)}" is not the name of a Tandem artifact.`, { name: name.slice(0, 80) });
+    let handle;
+    try {
+      handle = await open(path.join(this.dir, name), constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') throw new TandemError('not-found', `${name} is not in the artifacts folder (pruned, or never written).`, { name, reason: 'missing' });
+      if (errorCode(error) === 'ELOOP') throw new TandemError('permission', `${name} is a symbolic link; Tandem never follows one in its folder.`, { name, reason: 'symlink' });
+      throw error;
+    }
+    try {
+      const info = await handle.stat();
+      if (!info.isFile() || info.uid !== this.uid || info.size > MAX_ARTIFACT_READ_BYTES) {
+        throw new TandemError('permission', `${name} is not a file Tandem wrote (not a regular file of yours, or over ${MAX_ARTIFACT_READ_BYTES} bytes).`, { name, reason: 'foreign' });
+      }
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   }
 
   /** Claims a fresh base name by creating its .txt exclusively; bumps a counter on collision. */
@@ -230,13 +290,14 @@ export class ArtifactStore {
       const base = name.slice(0, name.lastIndexOf('.'));
       let call = calls.get(base);
       if (!call) {
-        call = { base, ms: Number(match[1]), seq: match[2] ? Number(match[2]) : 1, files: [], bytes: 0 };
+        call = { base, ms: Number(match[1]), seq: match[2] ? Number(match[2]) : 1, files: [], bytes: 0, fileBytes: new Map() };
         calls.set(base, call);
       }
       try {
         const info = await lstat(path.join(this.dir, name));
         call.files.push(name);
         call.bytes += info.size;
+        call.fileBytes.set(name, info.size);
       } catch (error) {
         if (errorCode(error) !== 'ENOENT') throw error; // pruned meanwhile by another writer
       }

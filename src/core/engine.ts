@@ -2,7 +2,7 @@
 // one queue, the one guard and the element index of a desktop, and runs every disruptive call
 // as a transaction (transaction.ts). Read-only calls never engage the guard or move anything.
 
-import { ArtifactStore, type ArtifactStoreOptions } from './artifacts.js';
+import { ArtifactStore, type ArtifactFile, type ArtifactStoreOptions } from './artifacts.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
 import { SnapshotCache } from './elementIndex.js';
 import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEngine } from './engineApi.js';
@@ -32,8 +32,11 @@ export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxDepth: 64, maxElemen
 export const PAUSED_MESSAGE = 'Agent control is paused by the user in the Tandem menu; read-only tools still work.';
 
 export interface EngineOptions {
-  /** Where tree/diff files and screenshots go: an open store, or options to open one on first use. */
-  artifacts: Pick<ArtifactStore, 'writeCall'> | ArtifactStoreOptions;
+  /**
+   * Where tree/diff files and screenshots go: an open store, or options to open one on first use.
+   * A store that can only write (tests) serves no resources.
+   */
+  artifacts: ArtifactWriter | ArtifactStoreOptions;
   /** Longest the guard may hold the person's input (default 30 000 ms). The host reads TANDEM_WATCHDOG_MS. */
   watchdogMs?: number;
   /** After the last step, how long a late Esc still counts (default 200 ms): the guard stays up that long, past the answer if need be. */
@@ -46,7 +49,9 @@ export interface EngineOptions {
   now?: () => number;
 }
 
-function isArtifactWriter(value: EngineOptions['artifacts']): value is Pick<ArtifactStore, 'writeCall'> {
+type ArtifactWriter = Pick<ArtifactStore, 'writeCall'> & Partial<Pick<ArtifactStore, 'listFiles' | 'readFile'>>;
+
+function isArtifactWriter(value: EngineOptions['artifacts']): value is ArtifactWriter {
   return typeof (value as Partial<ArtifactStore>).writeCall === 'function';
 }
 
@@ -58,7 +63,7 @@ export class Engine implements TandemEngine {
     console.error('[tandem] an engine event listener threw:', error);
   });
   private readonly transactionOptions: TransactionOptions;
-  private artifacts: Promise<Pick<ArtifactStore, 'writeCall'>> | null = null;
+  private artifacts: Promise<ArtifactWriter> | null = null;
   private nextCallId = 1;
   private isPaused = false;
   private closed = false;
@@ -187,6 +192,19 @@ export class Engine implements TandemEngine {
     return [...checks, readable];
   }
 
+  async listArtifacts(limit?: number): Promise<ArtifactFile[]> {
+    this.assertOpen();
+    const store = await this.artifactStore();
+    return store.listFiles ? store.listFiles(limit) : [];
+  }
+
+  async readArtifact(name: string): Promise<Buffer> {
+    this.assertOpen();
+    const store = await this.artifactStore();
+    if (!store.readFile) throw new TandemError('unsupported', 'This engine writes its artifacts somewhere it cannot read them back.');
+    return store.readFile(name);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -212,7 +230,7 @@ export class Engine implements TandemEngine {
     return createProgress({ signal, timeoutMs: this.transactionOptions.watchdogMs, now: this.transactionOptions.now });
   }
 
-  private artifactStore(): Promise<Pick<ArtifactStore, 'writeCall'>> {
+  private artifactStore(): Promise<ArtifactWriter> {
     const configured = this.options.artifacts;
     this.artifacts ??= isArtifactWriter(configured) ? Promise.resolve(configured) : ArtifactStore.open(configured);
     // A failed open is retried on the next call rather than remembered forever.

@@ -2,6 +2,7 @@
 // Implemented by Engine (engine.ts). Kept as an interface so the MCP layer and the app can be
 // tested against the real engine over a scripted desktop, and never reach past it.
 
+import type { ArtifactFile } from './artifacts.js';
 import type { PermissionCheck, RunningApp } from './model.js';
 import type { CallResult } from './result.js';
 import type { Step } from './steps.js';
@@ -94,6 +95,10 @@ export interface TandemEngine {
   refresh(pid: number, context?: CallContext): Promise<CallResult>;
   listApps(): Promise<RunningApp[]>;
   checkPermissions(): Promise<PermissionCheck[]>;
+  /** The artifacts folder's files, newest first (for clients that cannot read local files). */
+  listArtifacts(limit?: number): Promise<ArtifactFile[]>;
+  /** One artifact by the name an answer gave it ('bad-input', 'not-found' or 'permission' otherwise). */
+  readArtifact(name: string): Promise<Buffer>;
 
   /** While paused, act() answers a 'paused' error; read-only calls still work. */
   setPaused(paused: boolean): void;

@@ -44,6 +44,14 @@ export function overlayPulseFromEnv(env: NodeJS.ProcessEnv): boolean | undefined
   throw new TandemError('bad-input', `TANDEM_OVERLAY_PULSE=${env.TANDEM_OVERLAY_PULSE} is not valid: set it to on or off, or unset it.`);
 }
 
+/** TANDEM_INLINE: on puts each answer's screenshot and tree/diff text in the answer by default (calls may still send `inline`). */
+export function inlineFromEnv(env: NodeJS.ProcessEnv): boolean {
+  const raw = env.TANDEM_INLINE?.trim().toLowerCase();
+  if (!raw || ['off', '0', 'false', 'no'].includes(raw)) return false;
+  if (['on', '1', 'true', 'yes'].includes(raw)) return true;
+  throw new TandemError('bad-input', `TANDEM_INLINE=${env.TANDEM_INLINE} is not valid: set it to on or off, or unset it.`);
+}
+
 /** TANDEM_A11Y_SWITCH: off keeps Tandem from turning the desktop's accessibility switch on (default on). */
 export function a11ySwitchFromEnv(env: NodeJS.ProcessEnv): boolean {
   const raw = env.TANDEM_A11Y_SWITCH?.trim().toLowerCase();

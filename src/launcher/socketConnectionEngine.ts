@@ -23,6 +23,8 @@ export function connectionEngine(engine: TandemEngine, scope: ConnectionScope): 
     refresh: (pid: number, context?: CallContext) => engine.refresh(pid, scoped(context, scope)),
     listApps: () => engine.listApps(),
     checkPermissions: () => engine.checkPermissions(),
+    listArtifacts: (limit?: number) => engine.listArtifacts(limit),
+    readArtifact: (name: string) => engine.readArtifact(name),
     setPaused: (paused: boolean) => engine.setPaused(paused),
     get paused() {
       return engine.paused;

@@ -76,6 +76,13 @@ export function flag(name: string): z.ZodBoolean {
   return z.boolean({ error: complaint(name, 'true or false') });
 }
 
+/** `inline`, on every tool whose answer names files (see inlineContent.ts). */
+export function inlineParam(): z.ZodOptional<z.ZodBoolean> {
+  return flag('inline')
+    .optional()
+    .describe('true: put the screenshot (at most 1,280 px) and the tree or diff text (up to 20,000 characters) in the answer itself, for clients that cannot read local files. The files are written either way and linked as resources.');
+}
+
 export function nameList(name: string, examples: string): z.ZodArray<z.ZodString> {
   const error = complaint(name, `an array of at most ${LIMITS.modifiers} strings such as ${examples}`);
   return z.array(z.string({ error }).max(LIMITS.keyNameChars, { error }), { error }).max(LIMITS.modifiers, { error });

@@ -8,6 +8,7 @@ import { excerptChange } from '../core/changeExcerpt.js';
 import type { ChoiceReason } from '../core/query.js';
 import type { CallResult, ChoiceCandidate } from '../core/result.js';
 import { quoteText } from '../core/treeFormat.js';
+import { artifactLink } from './artifactResources.js';
 import { errorLines, guidanceFor } from './errors.js';
 import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
 
@@ -207,6 +208,10 @@ export function renderCallResult(result: CallResult): CallToolResult {
     const header = `app_switch tree: pid ${result.appSwitch.pid} app ${quoteText(result.appSwitch.app)}`;
     content.push({ type: 'text', text: `${header}\n${result.handoffTree}` });
   }
+  // The same files as resources, for clients that cannot read local files.
+  if (result.file) content.push(artifactLink(result.file, result.stepsTotal > 0 ? 'diff' : 'tree', result.fileBytes));
+  if (result.screenshot) content.push(artifactLink(result.screenshot, 'screenshot'));
+  if (result.appSwitch?.file) content.push(artifactLink(result.appSwitch.file, 'handoff-tree'));
   const rendered: CallToolResult = { content, structuredContent: structuredCallResult(result) };
   if (result.status !== 'ok') rendered.isError = true;
   return rendered;

@@ -8,7 +8,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext, TandemEngine } from '../core/engineApi.js';
 import { annotationsFor, type ToolDefinition } from './defineTool.js';
+import { registerArtifactResources } from './artifactResources.js';
 import { errorResult } from './errors.js';
+import { withInlineContent } from './inlineContent.js';
 import { LineSizeLimiter, oversizedError } from './messageSizeLimit.js';
 import { progressListener } from './progressNotifications.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
@@ -19,6 +21,8 @@ export const SERVER_NAME = 'tandem';
 export interface McpServerOptions {
   /** Reported in serverInfo; the launcher passes package.json's version. */
   version?: string;
+  /** `inline` for calls that do not send it (the host reads TANDEM_INLINE). */
+  inlineByDefault?: boolean;
   /** Session label for the feed; defaults to the client's own name from initialize. */
   clientId?: string;
 }
@@ -29,7 +33,7 @@ interface RequestExtra {
   sendNotification: (notification: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total: number; message: string } }) => Promise<void>;
 }
 
-function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinition, clientId: () => string): void {
+function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinition, clientId: () => string, inlineByDefault: boolean): void {
   // The SDK has already parsed `args` with tool.inputSchema, so they have its output type.
   const handler = async (args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> => {
     const context: CallContext = { clientId: clientId(), signal: extra.signal };
@@ -40,7 +44,9 @@ function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinit
       });
     }
     try {
-      return await tool.handle(engine, args, context);
+      const rendered = await tool.handle(engine, args, context);
+      const inline = typeof args.inline === 'boolean' ? args.inline : inlineByDefault;
+      return inline && 'inline' in tool.inputSchema.shape ? await withInlineContent(engine, rendered) : rendered;
     } catch (error) {
       // Thrown = refused before anything ran (bad input, unknown pid, paused…): still an answer.
       return errorResult(error);
@@ -62,10 +68,11 @@ function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinit
 export function createMcpServer(engine: TandemEngine, options: McpServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: 'Tandem', version: options.version ?? '0.0.0' },
-    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } },
+    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
   );
   const clientId = (): string => options.clientId ?? server.server.getClientVersion()?.name ?? 'mcp-client';
-  for (const tool of tools) registerTool(server, engine, tool, clientId);
+  for (const tool of tools) registerTool(server, engine, tool, clientId, options.inlineByDefault ?? false);
+  registerArtifactResources(server, engine);
   return server;
 }
 

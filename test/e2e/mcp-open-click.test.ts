@@ -39,6 +39,21 @@ describe('MCP tools on real apps', { timeout: 120_000 }, () => {
     assert.ok(Number(result.structured.pid) > 0);
   });
 
+  test('should give a client without file access the same files: inline image and tree, and resources it can read', async () => {
+    const result = await server.client.callTool({ name: 'refresh_traversal', arguments: { pid: fixture.pid, inline: true } });
+    const content = result.content as Array<{ type: string; text?: string; data?: string; uri?: string; mimeType?: string }>;
+    const structured = result.structuredContent as { file: string; screenshot: string };
+    assert.deepEqual(content.map((item) => item.type), ['text', 'text', 'image', 'resource_link', 'resource_link']);
+    assert.equal(content[1].text, `${structured.file.split('/').at(-1)}:\n${readFileSync(structured.file, 'utf8')}`, 'the tree as written');
+    const inlined = await sharp(Buffer.from(content[2].data!, 'base64')).metadata();
+    const written = await sharp(structured.screenshot).metadata();
+    assert.ok(Math.max(inlined.width!, inlined.height!) <= 1280, `at most 1,280 px (${inlined.width}×${inlined.height})`);
+    assert.equal(Math.round((inlined.width! / inlined.height!) * 100), Math.round((written.width! / written.height!) * 100), 'the window, not a crop');
+    const png = (await server.client.readResource({ uri: content[4].uri! })).contents[0] as { blob: string; mimeType: string };
+    assert.equal(png.mimeType, 'image/png');
+    assert.deepEqual(Buffer.from(png.blob, 'base64'), readFileSync(structured.screenshot), 'resources/read serves the screenshot file byte for byte');
+  });
+
   test('should report exactly the counter change a click caused', async () => {
     const before = await server.callOk('refresh_traversal', { pid: fixture.pid });
     assert.match(readFileSync(before.structured.file as string, 'utf8'), /^\[PushButton\] "Count: 0" /m);

@@ -96,8 +96,15 @@ describe('render: CallResult as summary lines and structuredContent', () => {
     assert.deepEqual(structured.app_switch, { pid: 7, app: 'Save As', file: '/tmp/x/2_handoff.txt' });
     assert.deepEqual(structured.text_changes, [{ role: 'Label', before: 'a', after: 'b' }]);
     assert.equal(structured.duration_ms, 812);
-    assert.equal(rendered.content.length, 2);
+    assert.deepEqual(rendered.content.map((item) => item.type), ['text', 'text', 'resource_link', 'resource_link'], 'summary, handoff tree, then the two files as links');
     assert.match(rendered.content[1].type === 'text' ? rendered.content[1].text : '', /^app_switch tree: pid 7 app "Save As"\n# app: Save As/);
+    assert.deepEqual(
+      rendered.content.flatMap((item) => (item.type === 'resource_link' ? [[item.uri, item.mimeType]] : [])),
+      [
+        ['tandem://artifacts/1_click_and_traverse.txt', 'text/plain'],
+        ['tandem://artifacts/2_handoff.txt', 'text/plain'],
+      ],
+    );
   });
 
   it('should name a started process that has no window yet, and say how to look at it later', () => {

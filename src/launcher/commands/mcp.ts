@@ -4,7 +4,7 @@
 
 import { serveStdio } from '../../mcp/server.js';
 import { EXIT_OK, type Command } from '../command.js';
-import { createEngineFromEnv } from '../engineFromEnv.js';
+import { createEngineFromEnv, inlineFromEnv } from '../engineFromEnv.js';
 import { routeConsoleToStderr } from '../stdioHygiene.js';
 import { runMcpRelay } from './relay.js';
 import { tandemVersion } from '../version.js';
@@ -12,6 +12,7 @@ import { tandemVersion } from '../version.js';
 async function serveDirect(env: NodeJS.ProcessEnv): Promise<number> {
   // stdout belongs to the protocol from here on.
   routeConsoleToStderr();
+  const inlineByDefault = inlineFromEnv(env);
   const engine = await createEngineFromEnv(env);
   let closing: Promise<void> | null = null;
   const shutdown = (): Promise<void> => (closing ??= engine.close().catch((error: unknown) => console.error('tandem mcp: closing the engine failed:', error)));
@@ -27,7 +28,7 @@ async function serveDirect(env: NodeJS.ProcessEnv): Promise<number> {
   process.on('unhandledRejection', onStrayRejection);
   console.error(`tandem ${tandemVersion()}: MCP server on stdio (direct mode, pid ${process.pid})`);
   try {
-    await serveStdio(engine, { version: tandemVersion() });
+    await serveStdio(engine, { version: tandemVersion(), inlineByDefault });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

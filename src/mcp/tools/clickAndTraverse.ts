@@ -1,7 +1,7 @@
 import { LIMITS } from '../../core/limits.js';
 import { TandemError } from '../../core/errors.js';
 import { defineTool } from '../defineTool.js';
-import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput } from '../params.js';
+import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput, inlineParam } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { STEPS_EXAMPLE, clickStep, clickTargetShape, followUpSteps, hasClickTarget, stepsParam } from '../stepInput.js';
@@ -23,6 +23,7 @@ export const clickAndTraverse = defineTool({
     pressKey: nonEmptyText('pressKey', '', LIMITS.keyNameChars).optional().describe(`Key to press after clicking and typing: ${KEY_DESCRIPTION}`),
     pressKeyModifiers: nameList('pressKeyModifiers', '["command"]').optional().describe(MODIFIERS_DESCRIPTION),
     steps: stepsParam,
+    inline: inlineParam(),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {

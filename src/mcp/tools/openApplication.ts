@@ -1,5 +1,5 @@
 import { defineTool } from '../defineTool.js';
-import { nonEmptyText, toolInput } from '../params.js';
+import { nonEmptyText, toolInput, inlineParam } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 
@@ -15,6 +15,7 @@ export const openApplication = defineTool({
     identifier: nonEmptyText('identifier', 'e.g. "gedit", "Calculator" or "com.apple.TextEdit".').describe(
       'App name ("Calculator", "gedit"), bundle id ("com.apple.TextEdit"), .desktop id or path to the app.',
     ),
+    inline: inlineParam(),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => renderCallResult(await engine.open(args.identifier, context)),

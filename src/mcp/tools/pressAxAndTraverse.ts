@@ -1,5 +1,5 @@
 import { defineTool } from '../defineTool.js';
-import { nonEmptyText, pidParam, toolInput } from '../params.js';
+import { nonEmptyText, pidParam, toolInput, inlineParam } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { requiredElementQuery } from '../stepInput.js';
@@ -18,6 +18,7 @@ export const pressAxAndTraverse = defineTool({
     action: nonEmptyText('action')
       .default('press')
       .describe('Action name: press (default), show-menu, confirm, cancel, increment, decrement, or a raw platform action name.'),
+    inline: inlineParam(),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {

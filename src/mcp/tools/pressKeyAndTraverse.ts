@@ -1,6 +1,6 @@
 import { LIMITS } from '../../core/limits.js';
 import { defineTool } from '../defineTool.js';
-import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput } from '../params.js';
+import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput, inlineParam } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { pressStep, stepsFromInput, stepsParam } from '../stepInput.js';
@@ -18,6 +18,7 @@ export const pressKeyAndTraverse = defineTool({
     keyName: nonEmptyText('keyName', 'e.g. "return", "tab", "escape", "a".', LIMITS.keyNameChars).describe(`Key to press: ${KEY_DESCRIPTION}`),
     modifierFlags: nameList('modifierFlags', '["command","shift"]').optional().describe(MODIFIERS_DESCRIPTION),
     steps: stepsParam,
+    inline: inlineParam(),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {

@@ -1,5 +1,5 @@
 import { defineTool } from '../defineTool.js';
-import { coordinate, pidParam, scrollLines, toolInput } from '../params.js';
+import { coordinate, pidParam, scrollLines, toolInput, inlineParam } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { scrollStep } from '../stepInput.js';
@@ -17,6 +17,7 @@ export const scrollAndTraverse = defineTool({
     y: coordinate('y').describe('Y of a point inside the scrollable area, from the tree.'),
     deltaY: scrollLines('deltaY', 'Positive reveals content below, negative above.').describe('Lines to scroll: positive reveals content below, negative content above.'),
     deltaX: scrollLines('deltaX').optional().describe('Lines to scroll sideways: positive reveals content to the right. Default 0.'),
+    inline: inlineParam(),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) =>

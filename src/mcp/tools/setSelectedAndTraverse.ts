@@ -1,5 +1,5 @@
 import { defineTool } from '../defineTool.js';
-import { flag, pidParam, toolInput } from '../params.js';
+import { flag, pidParam, toolInput, inlineParam } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { requiredElementQuery } from '../stepInput.js';
@@ -16,6 +16,7 @@ export const setSelectedAndTraverse = defineTool({
     pid: pidParam(),
     ...elementTargetShape,
     selected: flag('selected').default(true).describe('true (default) selects, false deselects.'),
+    inline: inlineParam(),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {

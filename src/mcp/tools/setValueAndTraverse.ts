@@ -1,6 +1,6 @@
 import { LIMITS } from '../../core/limits.js';
 import { defineTool } from '../defineTool.js';
-import { anyText, pidParam, toolInput } from '../params.js';
+import { anyText, pidParam, toolInput, inlineParam } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { requiredElementQuery } from '../stepInput.js';
@@ -17,6 +17,7 @@ export const setValueAndTraverse = defineTool({
     pid: pidParam(),
     ...elementTargetShape,
     value: anyText('value', '', LIMITS.valueChars).describe('The new value (replaces the current one; "" clears the field).'),
+    inline: inlineParam(),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {

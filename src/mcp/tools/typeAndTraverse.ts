@@ -1,6 +1,6 @@
 import { LIMITS } from '../../core/limits.js';
 import { defineTool } from '../defineTool.js';
-import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput } from '../params.js';
+import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput, inlineParam } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { followUpSteps, stepsParam } from '../stepInput.js';
@@ -19,6 +19,7 @@ export const typeAndTraverse = defineTool({
     pressKey: nonEmptyText('pressKey', '', LIMITS.keyNameChars).optional().describe(`Key to press after typing: ${KEY_DESCRIPTION}`),
     pressKeyModifiers: nameList('pressKeyModifiers', '["command"]').optional().describe(MODIFIERS_DESCRIPTION),
     steps: stepsParam,
+    inline: inlineParam(),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) =>
