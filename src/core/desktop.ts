@@ -101,7 +101,7 @@ export interface Desktop {
 
   // — synthetic input (must pass through the guard) —
   //
-  // Paced input (the "act means consumed" contract of DESIGN.md): each of these resolves only
+  // Paced input (the "act means consumed" contract, docs/architecture.md): each of these resolves only
   // once the app receiving the input has handled every event it was sent, and never keeps more
   // than a small window of events in flight. When progress is aborted (Esc, watchdog, client
   // cancel) it sends nothing more, waits (bounded) for what is in flight to be handled, then

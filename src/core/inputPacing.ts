@@ -1,5 +1,5 @@
 // Paced input: synthetic events are sent in small batches, and a batch is only sent once the
-// app has handled all but a small window of what came before (DESIGN.md, "act means
+// app has handled all but a small window of what came before (docs/architecture.md, "act means
 // consumed"). Without it a long text is written at once, the app takes seconds to chew through
 // it, and a cancel, the watchdog or a dead server all leave a backlog that keeps typing into the
 // person's app. The backend supplies the proof of consumption (a ConsumptionBarrier: Linux asks

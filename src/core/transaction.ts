@@ -1,4 +1,4 @@
-// The transaction: the contract of one disruptive tool call (DESIGN.md), written once for every OS.
+// The transaction: the contract of one disruptive tool call (docs/architecture.md, "The engine and one call"), written once for every OS.
 //
 //   validate → resolve app → snapshot before (frontmost, cursor, tree) → guard engage →
 //   activate target → steps (checkpoint before and after each) → settle (quiet, then any
