@@ -3,6 +3,7 @@
 // as a transaction (transaction.ts). Read-only calls never engage the guard or move anything.
 
 import { ArtifactStore, type ArtifactFile, type ArtifactStoreOptions } from './artifacts.js';
+import { CallRecord } from './callRecord.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
 import { SnapshotCache } from './elementIndex.js';
 import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEngine } from './engineApi.js';
@@ -67,7 +68,8 @@ export class Engine implements TandemEngine {
   private nextCallId = 1;
   private isPaused = false;
   private closed = false;
-  private running: { callId: number; tool: string; app?: string } | null = null;
+  /** The call being run (the queue runs one at a time). */
+  private running: CallRecord | null = null;
 
   constructor(
     private readonly desktop: Desktop,
@@ -90,7 +92,9 @@ export class Engine implements TandemEngine {
   }
 
   get current(): { callId: number; tool: string; app?: string } | null {
-    return this.running ? { ...this.running } : null;
+    const running = this.running;
+    if (!running) return null;
+    return running.app === undefined ? { callId: running.callId, tool: running.tool } : { callId: running.callId, tool: running.tool, app: running.app };
   }
 
   setPaused(paused: boolean): void {
@@ -107,34 +111,13 @@ export class Engine implements TandemEngine {
     this.assertNotPaused();
     return this.queue.run(async () => {
       this.assertNotPaused();
-      const callId = this.nextCallId++;
-      this.running = { callId, tool: request.tool };
-      try {
-        return await runTransaction(
-          {
-            desktop: this.desktop,
-            guard: this.guard,
-            artifacts: await this.artifactStore(),
-            snapshots: this.snapshots,
-            options: this.transactionOptions,
-            emit: (event, payload) => {
-              this.events.emit(event, payload);
-              try {
-                context.onEvent?.(event, payload);
-              } catch {
-                // A caller's listener never breaks the transaction (as with the emitter's own).
-              }
-            },
-            onStarted: (app) => {
-              this.running = { callId, tool: request.tool, app };
-            },
-          },
-          { callId, clientId: context.clientId, signal: context.signal },
+      return this.recorded(request.tool, context, (record) =>
+        runTransaction(
+          { desktop: this.desktop, guard: this.guard, snapshots: this.snapshots, options: this.transactionOptions },
+          { record, signal: context.signal },
           request,
-        );
-      } finally {
-        this.running = null;
-      }
+        ),
+      );
     }, context.signal);
   }
 
@@ -146,13 +129,13 @@ export class Engine implements TandemEngine {
     if (identifier.length > LIMITS.queryChars) throw new TandemError('bad-input', `The app identifier is ${identifier.length} characters long; at most ${LIMITS.queryChars}.`);
     return this.queue.run(
       () =>
-        this.readCall(OPEN_TOOL, context, { identifier }, undefined, async (progress) => {
+        this.recorded(OPEN_TOOL, context, (record) => this.readCall(record, context, { identifier }, undefined, async (progress) => {
           const opened = await this.desktop.openApp(identifier.trim(), progress);
           // A window that just appeared is still being filled (a browser loading its page, an
           // office suite building its toolbars): read it once it has been quiet for a moment.
           if (!opened.reused) await settle(this.desktop, opened.pid, { ...this.transactionOptions.settle, capMs: LAUNCH_SETTLE_CAP_MS }, progress);
           return { pid: opened.pid, app: opened.name, verb: opened.reused ? 'already running' : 'opened' };
-        }),
+        })),
       context.signal,
     );
   }
@@ -162,7 +145,7 @@ export class Engine implements TandemEngine {
     if (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_applications).');
     return this.queue.run(
       () =>
-        this.readCall(REFRESH_TOOL, context, { pid }, pid, async (progress) => {
+        this.recorded(REFRESH_TOOL, context, (record) => this.readCall(record, context, { pid }, pid, async (progress) => {
           const app = await this.desktop.appForPid(pid, progress);
           if (!app) {
             const unreadable = await explainUnreadable(this.desktop, pid, null, progress);
@@ -175,7 +158,7 @@ export class Engine implements TandemEngine {
             );
           }
           return { pid, app: app.name, verb: 'read' };
-        }),
+        })),
       context.signal,
     );
   }
@@ -241,26 +224,48 @@ export class Engine implements TandemEngine {
   }
 
   /**
+   * Opens the call's record (its id, events and files, callRecord.ts) and runs `body` in it:
+   * every call, read-only or acting, goes through here.
+   */
+  private async recorded(tool: string, context: CallContext, body: (record: CallRecord) => Promise<CallResult>): Promise<CallResult> {
+    const record = new CallRecord(this.nextCallId++, tool, context.clientId, {
+      emit: (event, payload) => {
+        this.events.emit(event, payload);
+        try {
+          context.onEvent?.(event, payload);
+        } catch {
+          // A caller's listener never breaks the call (as with the emitter's own).
+        }
+      },
+      now: this.transactionOptions.now,
+      artifacts: () => this.artifactStore(),
+    });
+    this.running = record;
+    try {
+      return await body(record);
+    } finally {
+      this.running = null;
+    }
+  }
+
+  /**
    * open/refresh: resolve the app, read its tree (no guard, nothing moves), write the tree file
    * and a screenshot. Failures are thrown (nothing was disturbed) after a call-finished event.
    */
   private async readCall(
-    tool: string,
+    record: CallRecord,
     context: CallContext,
     args: Record<string, unknown>,
     pid: number | undefined,
     resolve: (progress: Progress) => Promise<{ pid: number; app: string; verb: string }>,
   ): Promise<CallResult> {
-    const callId = this.nextCallId++;
     const now = this.transactionOptions.now;
-    const startedAt = now();
-    const log = (message: string): void => this.events.emit('log', { callId, message });
+    const log = record.log;
     const progress = createProgress({ signal: context.signal, timeoutMs: this.transactionOptions.watchdogMs, log, now });
-    this.running = { callId, tool };
-    this.events.emit('call-started', { callId, tool, pid, clientId: context.clientId, args, startedAt });
+    record.start(pid, args);
     try {
       const target = await resolve(progress);
-      this.running = { callId, tool, app: target.app };
+      record.app = target.app;
       // The window is captured while its tree is read: the two wait on different processes
       // (the X server, the app), so the answer waits for the longer one only.
       const capturing = this.desktop.screenshot({ pid: target.pid }, progress).catch((error: unknown) => {
@@ -275,23 +280,16 @@ export class Engine implements TandemEngine {
       if (unreadable) throw unreadable;
       this.snapshots.set(snapshot);
       const screenshot: Screenshot | undefined = await capturing;
-      const written = await (await this.artifactStore()).writeCall(tool, { text: formatTree(snapshot), screenshot, covered: secureAreas(snapshot.elements) });
-      const result = this.treeResult(tool, target, snapshot, startedAt);
-      result.file = written.textPath;
-      result.fileBytes = written.textBytes;
-      result.screenshot = written.pngPath;
-      this.events.emit('call-finished', { callId, clientId: context.clientId, result });
-      return result;
+      const written = await record.writeFiles({ text: formatTree(snapshot), screenshot, covered: secureAreas(snapshot.elements) });
+      return record.finish({ ...this.treeResult(record.tool, target, snapshot), file: written.textPath, fileBytes: written.textBytes, screenshot: written.pngPath });
     } catch (error) {
       const failure = toTandemError(error);
-      this.events.emit('call-finished', { callId, clientId: context.clientId, result: this.failedReadResult(tool, pid, failure, startedAt) });
+      record.finish(this.failedReadResult(record.tool, pid, failure));
       throw failure;
-    } finally {
-      this.running = null;
     }
   }
 
-  private treeResult(tool: string, target: { pid: number; app: string; verb: string }, snapshot: TreeSnapshot, startedAt: number): CallResult {
+  private treeResult(tool: string, target: { pid: number; app: string; verb: string }, snapshot: TreeSnapshot): Omit<CallResult, 'durationMs'> {
     const visible = snapshot.elements.filter((el) => el.visible).length;
     return {
       status: 'ok',
@@ -308,12 +306,11 @@ export class Engine implements TandemEngine {
       watchdogFired: false,
       truncated: snapshot.truncated ? `the tree was cut short (${snapshot.truncated.reason}: ${snapshot.truncated.detail}); act on what is listed or refresh later` : undefined,
       restore: { cursor: true, frontmost: 'not-needed' },
-      durationMs: Math.max(0, this.transactionOptions.now() - startedAt),
       hint: `Grep the tree file for the element you want (its line number minus ${TREE_HEADER_LINES + 1} is its element_index); then act on pid ${target.pid} by text or element_index.`,
     };
   }
 
-  private failedReadResult(tool: string, pid: number | undefined, failure: TandemError, startedAt: number): CallResult {
+  private failedReadResult(tool: string, pid: number | undefined, failure: TandemError): Omit<CallResult, 'durationMs'> {
     return {
       status: failure.code === 'cancelled' ? 'cancelled' : 'error',
       tool,
@@ -328,7 +325,6 @@ export class Engine implements TandemEngine {
       humanInputBlocked: 0,
       watchdogFired: false,
       restore: { cursor: true, frontmost: 'not-needed' },
-      durationMs: Math.max(0, this.transactionOptions.now() - startedAt),
       hint: failure.message,
       error: { code: failure.code, message: failure.message },
     };

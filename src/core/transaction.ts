@@ -12,11 +12,11 @@
 // failures are returned as a CallResult whose status says what happened, because the restore
 // facts and the artifacts still matter to the model and the person.
 
-import type { ArtifactStore } from './artifacts.js';
+import type { CallRecord } from './callRecord.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
 import { diffTrees, formatDiff, summarizeDiff, textChanges, type TreeDiff } from './diff.js';
 import { SnapshotCache, refind, resolveIndexed, staleIndexError } from './elementIndex.js';
-import type { ActRequest, EngineEventMap, EngineEventName } from './engineApi.js';
+import type { ActRequest } from './engineApi.js';
 import { TandemError, isTandemError, toTandemError } from './errors.js';
 import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type GuardSession } from './guard.js';
 import { DEFAULT_PACING } from './inputPacing.js';
@@ -46,17 +46,16 @@ export interface TransactionOptions {
 export interface TransactionDeps {
   desktop: Desktop;
   guard: GuardPolicy;
-  artifacts: Pick<ArtifactStore, 'writeCall'>;
   snapshots: SnapshotCache;
   options: TransactionOptions;
-  emit: <K extends EngineEventName>(event: K, payload: EngineEventMap[K]) => void;
-  /** Called once the target app is known, before call-started (the tray names the app). */
-  onStarted?: (app: string) => void;
 }
 
+/** A result before the call record frames it (its duration). */
+type UnframedResult = Omit<CallResult, 'durationMs'>;
+
 export interface CallInfo {
-  callId: number;
-  clientId?: string;
+  /** The call's record: its id, events, files and result framing (callRecord.ts). */
+  record: CallRecord;
   signal?: AbortSignal;
 }
 
@@ -217,7 +216,7 @@ export async function runTransaction(deps: TransactionDeps, call: CallInfo, requ
 class Transaction {
   private readonly desktop: Desktop;
   private readonly options: TransactionOptions;
-  private readonly startedAt: number;
+  private readonly record: CallRecord;
   private steps: Step[] = [];
   private appName = '';
   private before!: Before;
@@ -259,12 +258,14 @@ class Transaction {
   ) {
     this.desktop = deps.desktop;
     this.options = deps.options;
-    this.startedAt = this.options.now();
+    this.record = call.record;
   }
 
-  private log = (message: string): void => {
-    this.deps.emit('log', { callId: this.call.callId, message });
-  };
+  private get callId(): number {
+    return this.record.callId;
+  }
+
+  private log = (message: string): void => this.record.log(message);
 
   async run(): Promise<CallResult> {
     try {
@@ -283,13 +284,11 @@ class Transaction {
         `Not run: the person pressed Esc just after your previous action had finished (${late.call}). Stop, and ask them before trying again.`,
       );
     }
-    this.deps.onStarted?.(this.appName);
+    this.record.app = this.appName;
     const args = { pid: this.request.pid, steps: this.steps.map((step, i) => redactStep(step, secureForEvents(this.destinations.get(i)))) };
-    this.deps.emit('call-started', { callId: this.call.callId, tool: this.request.tool, pid: this.request.pid, clientId: this.call.clientId, args, startedAt: this.startedAt });
+    this.record.start(this.request.pid, args);
     const outcome = await this.guarded();
-    const result = await this.finish(outcome);
-    this.deps.emit('call-finished', { callId: this.call.callId, clientId: this.call.clientId, result });
-    return result;
+    return this.record.finish(await this.finish(outcome));
   }
 
   /** Everything that may throw: validation, app, before-snapshot, element_index and first query. */
@@ -360,13 +359,13 @@ class Transaction {
       timeoutMs: this.options.watchdogMs,
       log: this.log,
       now: this.options.now,
-      reportInput: (done, total) => this.deps.emit('input-progress', { callId: this.call.callId, index: this.currentStep, done, total }),
+      reportInput: (done, total) => this.record.emit('input-progress', { callId: this.callId, index: this.currentStep, done, total }),
     });
     try {
       const label = overlayText(stepVerb(this.steps[0]), this.appName);
       this.session = await this.deps.guard.engage(this.progress, {
-        onEngaged: () => this.deps.emit('guard-engaged', { callId: this.call.callId, tool: this.request.tool, label, verb: stepVerb(this.steps[0]), app: this.appName }),
-        onReleased: (reason) => this.deps.emit('guard-released', { callId: this.call.callId, reason }),
+        onEngaged: () => this.record.emit('guard-engaged', { callId: this.callId, tool: this.request.tool, label, verb: stepVerb(this.steps[0]), app: this.appName }),
+        onReleased: (reason) => this.record.emit('guard-released', { callId: this.callId, reason }),
         log: this.log,
       });
       const session = this.session;
@@ -384,7 +383,7 @@ class Transaction {
         // another app. Check it is still there before every step after the first.
         if (i > 0) await this.ensureTargetAlive(i);
         this.currentStep = i;
-        this.deps.emit('step', { callId: this.call.callId, index: i, label: describeStep(this.steps[i], secureForEvents(this.destinations.get(i))), verb: stepVerb(this.steps[i]) });
+        this.record.emit('step', { callId: this.callId, index: i, label: describeStep(this.steps[i], secureForEvents(this.destinations.get(i))), verb: stepVerb(this.steps[i]) });
         this.stepsDone.push(await this.runReported(this.runStep(this.steps[i], i)));
         throwIfAborted(this.progress);
       }
@@ -695,7 +694,7 @@ class Transaction {
 
   // — release, restore, persist —
 
-  private async finish(failure: TandemError | null): Promise<CallResult> {
+  private async finish(failure: TandemError | null): Promise<UnframedResult> {
     const status: CallStatus = failure ? statusOf(failure) : 'ok';
     const cleanup = createProgress({ timeoutMs: CLEANUP_TIMEOUT_MS, log: this.log, now: this.options.now });
     let restore: CallResult['restore'] = { cursor: true, frontmost: 'not-needed' };
@@ -794,7 +793,7 @@ class Transaction {
     return `${lines.join('\n')}\n${formatDiff(this.diff) || '(no changes)\n'}`;
   }
 
-  private async buildResult(status: CallStatus, failure: TandemError | null, restore: CallResult['restore']): Promise<CallResult> {
+  private async buildResult(status: CallStatus, failure: TandemError | null, restore: CallResult['restore']): Promise<UnframedResult> {
     const tree = this.after ?? this.before.snapshot;
     const summary = this.summary(status);
     let file: string | undefined;
@@ -803,7 +802,7 @@ class Transaction {
     let appSwitch: AppSwitch | undefined;
     let handoffTree: string | undefined;
     try {
-      const written = await this.deps.artifacts.writeCall(this.request.tool, { text: this.artifactText(status, summary), png: await this.screenshotPngToWrite() });
+      const written = await this.record.writeFiles({ text: this.artifactText(status, summary), png: await this.screenshotPngToWrite() });
       file = written.textPath;
       fileBytes = written.textBytes;
       screenshot = written.pngPath;
@@ -816,14 +815,14 @@ class Transaction {
       if (this.handoff.snapshot) {
         handoffTree = formatTree(this.handoff.snapshot);
         try {
-          appSwitch.file = (await this.deps.artifacts.writeCall(`${this.request.tool}_handoff`, { text: handoffTree })).textPath;
+          appSwitch.file = (await this.record.writeFiles({ text: handoffTree }, `${this.request.tool}_handoff`)).textPath;
         } catch (error) {
           this.log(`could not write the handoff tree: ${toTandemError(error).message}`);
         }
       }
     }
     const truncatedTree = [tree, this.handoff?.snapshot].find((s) => s?.truncated);
-    const result: CallResult = {
+    const result: UnframedResult = {
       status,
       tool: this.request.tool,
       pid: this.request.pid,
@@ -848,7 +847,6 @@ class Transaction {
         ? `the tree of pid ${truncatedTree.pid} was cut short (${truncatedTree.truncated.reason}: ${truncatedTree.truncated.detail})`
         : undefined,
       restore,
-      durationMs: Math.max(0, this.options.now() - this.startedAt),
       hint: this.hint(status, failure),
     };
     if (failure) result.error = { code: failure.code, message: failure.message };
