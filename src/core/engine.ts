@@ -10,7 +10,7 @@ import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEn
 import { TandemError, toTandemError } from './errors.js';
 import { TypedEmitter } from './events.js';
 import { DEFAULT_WATCHDOG_MS, GuardPolicy } from './guard.js';
-import type { PermissionCheck, RunningApp, Screenshot, TreeSnapshot } from './model.js';
+import type { PermissionCheck, Point, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
 import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
 import { secureAreas } from './redact.js';
@@ -166,6 +166,21 @@ export class Engine implements TandemEngine {
   async listApps(): Promise<RunningApp[]> {
     this.assertOpen();
     return this.desktop.listApps(this.readProgress());
+  }
+
+  async listWindows(pid?: number, onScreenOnly = false): Promise<WindowInfo[]> {
+    this.assertOpen();
+    if (pid !== undefined && (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid)) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_applications).');
+    const windows = await this.desktop.windows(pid, this.readProgress());
+    const shown = onScreenOnly ? windows.filter((window) => window.onScreen !== false) : windows;
+    // Frontmost first; windows whose place in the stack is unknown last, in the order listed.
+    const place = (window: WindowInfo): number => window.zOrder ?? Number.MAX_SAFE_INTEGER;
+    return [...shown].sort((a, b) => place(a) - place(b));
+  }
+
+  async cursorPosition(): Promise<Point> {
+    this.assertOpen();
+    return this.desktop.cursorPosition();
   }
 
   async checkPermissions(): Promise<PermissionCheck[]> {

@@ -3,7 +3,7 @@
 // tested against the real engine over a scripted desktop, and never reach past it.
 
 import type { ArtifactFile } from './artifacts.js';
-import type { PermissionCheck, RunningApp } from './model.js';
+import type { PermissionCheck, Point, RunningApp, WindowInfo } from './model.js';
 import type { CallResult } from './result.js';
 import type { Step } from './steps.js';
 
@@ -94,6 +94,10 @@ export interface TandemEngine {
   /** Re-traverses pid: read-only, never engages the guard, never moves anything. */
   refresh(pid: number, context?: CallContext): Promise<CallResult>;
   listApps(): Promise<RunningApp[]>;
+  /** Top-level windows (of pid, or of every app), frontmost first; read-only. */
+  listWindows(pid?: number, onScreenOnly?: boolean): Promise<WindowInfo[]>;
+  /** Where the pointer is, in screen points; read-only. */
+  cursorPosition(): Promise<Point>;
   checkPermissions(): Promise<PermissionCheck[]>;
   /** The artifacts folder's files, newest first (for clients that cannot read local files). */
   listArtifacts(limit?: number): Promise<ArtifactFile[]>;

@@ -29,6 +29,12 @@ export interface WindowInfo {
   pid: number;
   title: string;
   bounds: Rect | null;
+  /** The owning process's name, where the backend knows it (X11: /proc comm; macOS: the window's owner name). */
+  app?: string;
+  /** Stacking position among all listed windows: 0 is the frontmost. */
+  zOrder?: number;
+  /** Shown on the current screen: not minimised, hidden or on another workspace. */
+  onScreen?: boolean;
 }
 
 export interface Frontmost {

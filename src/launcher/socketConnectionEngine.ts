@@ -22,6 +22,8 @@ export function connectionEngine(engine: TandemEngine, scope: ConnectionScope): 
     act: (request: ActRequest, context?: CallContext) => engine.act(request, scoped(context, scope)),
     refresh: (pid: number, context?: CallContext) => engine.refresh(pid, scoped(context, scope)),
     listApps: () => engine.listApps(),
+    listWindows: (pid?: number, onScreenOnly?: boolean) => engine.listWindows(pid, onScreenOnly),
+    cursorPosition: () => engine.cursorPosition(),
     checkPermissions: () => engine.checkPermissions(),
     listArtifacts: (limit?: number) => engine.listArtifacts(limit),
     readArtifact: (name: string) => engine.readArtifact(name),

@@ -62,3 +62,31 @@ export const applicationsOutput = z.object({
 });
 
 export type ApplicationsOutput = z.output<typeof applicationsOutput>;
+
+const boundsOutput = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+
+export const windowsOutput = z.object({
+  windows: z.array(
+    z.object({
+      window_id: z.number(),
+      pid: z.number(),
+      app: z.string(),
+      title: z.string(),
+      bounds: boundsOutput.nullable(),
+      z_order: z.number().optional(),
+      on_screen: z.boolean().optional(),
+    }),
+  ),
+  count: z.number(),
+});
+
+export type WindowsOutput = z.output<typeof windowsOutput>;
+
+export const cursorOutput = z.object({ x: z.number(), y: z.number() });
+
+export const permissionsOutput = z.object({
+  checks: z.array(z.object({ id: z.string(), title: z.string(), state: z.string(), detail: z.string(), remedy: z.string().optional() })),
+  all_granted: z.boolean(),
+});
+
+export type PermissionsOutput = z.output<typeof permissionsOutput>;

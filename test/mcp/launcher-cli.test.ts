@@ -19,6 +19,9 @@ const TOOL_NAMES = [
   'press_ax_and_traverse',
   'set_selected_and_traverse',
   'list_applications',
+  'list_windows',
+  'get_cursor_position',
+  'check_permissions',
 ];
 
 describe('tandem CLI', () => {

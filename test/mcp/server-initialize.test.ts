@@ -13,6 +13,9 @@ const EXPECTED_TOOLS = [
   'press_ax_and_traverse',
   'set_selected_and_traverse',
   'list_applications',
+  'list_windows',
+  'get_cursor_position',
+  'check_permissions',
 ];
 
 interface JsonSchemaObject {
@@ -67,12 +70,12 @@ describe('mcp server: initialize and tools/list', () => {
     }
   });
 
-  it('should mark only refresh and list as read-only, and acting tools as destructive', async () => {
+  it('should mark only the reads (refresh, lists, cursor, permissions) as read-only, and acting tools as destructive', async () => {
     fixture = await mcpFixture();
     const { tools } = await fixture.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool.annotations ?? {}]));
     const readOnly = tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name);
-    assert.deepEqual(readOnly.sort(), ['list_applications', 'refresh_traversal']);
+    assert.deepEqual(readOnly.sort(), ['check_permissions', 'get_cursor_position', 'list_applications', 'list_windows', 'refresh_traversal']);
     assert.equal(byName.get('click_and_traverse')?.destructiveHint, true);
     assert.equal(byName.get('click_and_traverse')?.idempotentHint, false);
     assert.equal(byName.get('open_application_and_traverse')?.destructiveHint, false);

@@ -492,15 +492,19 @@ export class ScriptedDesktop implements Desktop {
 
   async windows(pid: number | undefined, progress: Progress): Promise<WindowInfo[]> {
     await this.enter('windows', `windows ${pid ?? 'all'}`, progress);
-    const apps = pid === undefined ? [...this.apps.values()] : [this.apps.get(pid)].filter((a) => a !== undefined);
-    return apps.flatMap((app) =>
+    // The frontmost app's windows are on top; the others follow in the order the apps were added.
+    const stacked = [...this.apps.values()].sort((a, b) => Number(b.pid === this.frontmostPid) - Number(a.pid === this.frontmostPid));
+    const windows = stacked.flatMap((app) =>
       app.windowNodes().map((node, i) => ({
         windowId: this.windowIdOf(app, i),
         pid: app.pid,
         title: node.text,
         bounds: node.screenBounds(),
+        app: app.name,
+        onScreen: true,
       })),
     );
+    return windows.map((window, zOrder) => ({ ...window, zOrder })).filter((window) => pid === undefined || window.pid === pid);
   }
 
   async cursorPosition(): Promise<Point> {

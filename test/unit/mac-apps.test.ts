@@ -33,7 +33,7 @@ test('should match a running app by name, bundle id or .app path, case-insensiti
   assert.ok(!matchesApp(app, '/tmp/TextEdit.txt'));
 });
 
-test('should read windows from the window list, keeping normal windows front to back', () => {
+test('should read windows from the window list, keeping normal windows front to back with their owner, stacking place and visibility', () => {
   const fake = new FakeMacNative();
   fake.windowList = [
     { kCGWindowNumber: 10, kCGWindowOwnerPID: 99, kCGWindowOwnerName: 'Dock', kCGWindowLayer: 20, kCGWindowBounds: { X: 0, Y: 0, Width: 1440, Height: 80 }, kCGWindowIsOnscreen: true },
@@ -43,10 +43,10 @@ test('should read windows from the window list, keeping normal windows front to 
   const decoder = new CFDecoder(fake);
   const entries = readWindowList(fake, decoder, true);
   assert.deepEqual(appWindows(entries), [
-    { windowId: 11, pid: 42, title: 'Untitled', bounds: { x: 100, y: 100, width: 600, height: 400 } },
-    { windowId: 12, pid: 7, title: '', bounds: { x: 0, y: 0, width: 230, height: 400 } },
+    { windowId: 11, pid: 42, title: 'Untitled', bounds: { x: 100, y: 100, width: 600, height: 400 }, app: 'TextEdit', zOrder: 0, onScreen: true },
+    { windowId: 12, pid: 7, title: '', bounds: { x: 0, y: 0, width: 230, height: 400 }, app: 'Calculator', zOrder: 1, onScreen: true },
   ]);
-  assert.deepEqual(appWindows(entries, 7).map((w) => w.windowId), [12]);
+  assert.deepEqual(appWindows(entries, 7).map((w) => [w.windowId, w.zOrder]), [[12, 1]], "one app's window keeps its place among all apps' windows");
   assert.equal(frontmostWindow(entries)?.pid, 42);
   decoder.close();
   assert.deepEqual(fake.leaks(), []);

@@ -31,7 +31,7 @@ test('should snapshot, act, type and move the pointer through the desktop, then 
   assert.ok(fake.posted.length >= 9);
   await desktop.moveCursor({ x: 1, y: 2 });
   assert.deepEqual(await desktop.cursorPosition(), { x: 1, y: 2 });
-  assert.deepEqual(await desktop.windows(42, progress()), [{ windowId: 9, pid: 42, title: '', bounds: { x: 10, y: 10, width: 300, height: 200 } }]);
+  assert.deepEqual(await desktop.windows(42, progress()), [{ windowId: 9, pid: 42, title: '', bounds: { x: 10, y: 10, width: 300, height: 200 }, app: 'Notes', zOrder: 0, onScreen: true }]);
   await desktop.close();
   assert.deepEqual(fake.leaks(), []);
 });

@@ -126,13 +126,30 @@ export class X11Windows {
 
   async windows(pid: number | undefined, progress: Progress): Promise<WindowInfo[]> {
     throwIfAborted(progress);
-    const list = await this.clientList();
+    const [list, stacking, currentDesktop, hidden] = await Promise.all([
+      this.clientList(),
+      // Bottom to top (EWMH); a window manager without it leaves the order unknown.
+      this.connection.cardinals(this.connection.root, '_NET_CLIENT_LIST_STACKING').catch(() => [] as number[]),
+      this.connection.cardinals(this.connection.root, '_NET_CURRENT_DESKTOP').catch(() => [] as number[]),
+      this.connection.atom('_NET_WM_STATE_HIDDEN'),
+    ]);
     const described = await Promise.all(
       list.map(async (windowId) => {
         const windowPid = await this.windowPid(windowId);
         if (pid !== undefined && windowPid !== pid) return null;
-        const [title, bounds] = await Promise.all([this.windowTitle(windowId), this.clientBounds(windowId)]);
-        return { windowId, pid: windowPid ?? 0, title, bounds } satisfies WindowInfo;
+        const [title, bounds, states, desktop, app] = await Promise.all([
+          this.windowTitle(windowId),
+          this.clientBounds(windowId),
+          this.connection.cardinals(windowId, '_NET_WM_STATE').catch(() => [] as number[]),
+          this.connection.cardinals(windowId, '_NET_WM_DESKTOP').catch(() => [] as number[]),
+          windowPid ? processName(windowPid) : Promise.resolve(''),
+        ]);
+        const stacked = stacking.indexOf(windowId);
+        // 0xFFFFFFFF: on every desktop (sticky).
+        const onThisDesktop = desktop[0] === undefined || currentDesktop[0] === undefined || desktop[0] === currentDesktop[0] || desktop[0] === 0xffffffff;
+        const info: WindowInfo = { windowId, pid: windowPid ?? 0, title, bounds, app, onScreen: bounds !== null && !states.includes(hidden) && onThisDesktop };
+        if (stacked >= 0) info.zOrder = stacking.length - 1 - stacked;
+        return info;
       }),
     );
     return described.filter((info): info is WindowInfo => info !== null);

@@ -42,11 +42,12 @@ export function readWindowList(native: Pick<MacNative, 'cf' | 'cg'>, decoder: CF
   });
 }
 
-/** Normal app windows (layer 0) of pid, or of every app, front to back. */
+/** Normal app windows (layer 0) of pid, or of every app, front to back (zOrder counts among all apps' normal windows). */
 export function appWindows(entries: readonly CGWindowEntry[], pid?: number): WindowInfo[] {
   return entries
-    .filter((w) => w.layer === 0 && (pid === undefined || w.pid === pid))
-    .map(({ windowId, pid: owner, title, bounds }) => ({ windowId, pid: owner, title, bounds }));
+    .filter((w) => w.layer === 0)
+    .map(({ windowId, pid: owner, title, bounds, owner: app, onScreen }, zOrder) => ({ windowId, pid: owner, title, bounds, app, zOrder, onScreen }))
+    .filter((w) => pid === undefined || w.pid === pid);
 }
 
 /** The frontmost normal window: the first layer-0 on-screen window (the list is front to back). */

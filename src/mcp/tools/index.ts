@@ -1,7 +1,10 @@
 // Every tool the server offers, in the order tools/list shows them.
 import type { ToolDefinition } from '../defineTool.js';
+import { checkPermissions } from './checkPermissions.js';
 import { clickAndTraverse } from './clickAndTraverse.js';
+import { getCursorPosition } from './getCursorPosition.js';
 import { listApplications } from './listApplications.js';
+import { listWindows } from './listWindows.js';
 import { openApplication } from './openApplication.js';
 import { pressAxAndTraverse } from './pressAxAndTraverse.js';
 import { pressKeyAndTraverse } from './pressKeyAndTraverse.js';
@@ -22,4 +25,7 @@ export const tools: readonly ToolDefinition[] = [
   pressAxAndTraverse,
   setSelectedAndTraverse,
   listApplications,
+  listWindows,
+  getCursorPosition,
+  checkPermissions,
 ];

@@ -1,0 +1,22 @@
+import { defineTool } from '../defineTool.js';
+import { flag, pidParam, toolInput } from '../params.js';
+import { windowsOutput } from '../outputSchemas.js';
+import { renderWindows } from '../renderInspection.js';
+
+export const listWindows = defineTool({
+  name: 'list_windows',
+  title: 'List windows',
+  description:
+    'Lists top-level windows, frontmost first (read-only): window_id, pid, app, title, bounds in screen points, z-order (0 = front) and whether each is on screen. ' +
+    'Send pid for one app\'s windows, on_screen_only to leave out minimised and hidden ones.',
+  type: 'readOnly',
+  inputSchema: toolInput({
+    pid: pidParam().optional(),
+    on_screen_only: flag('on_screen_only').optional().describe('true: only windows shown on the current screen.'),
+  }),
+  outputSchema: windowsOutput,
+  handle: async (engine, args) => {
+    const onScreenOnly = args.on_screen_only ?? false;
+    return renderWindows(await engine.listWindows(args.pid, onScreenOnly), { pid: args.pid, onScreenOnly });
+  },
+});
