@@ -78,7 +78,13 @@ export function describeStep(step: Step, secure: boolean): string {
   switch (step.kind) {
     case 'click': {
       const verb = step.count === 2 ? 'Double-click' : step.button === 'right' ? 'Right-click' : step.button === 'middle' ? 'Middle-click' : 'Click';
-      const where = 'point' in step.target ? `${step.target.point.x},${step.target.point.y}` : describeQuery(step.target.query);
+      const target = step.target;
+      const where =
+        'point' in target
+          ? `${target.point.x},${target.point.y}`
+          : 'windowPoint' in target
+            ? `${target.windowPoint.x},${target.windowPoint.y} in ${target.windowId !== undefined ? `window ${target.windowId}` : 'its window'}`
+            : describeQuery(target.query);
       return `${verb} ${where}${step.modifiers.length ? ` with ${step.modifiers.join('+')}` : ''}`;
     }
     case 'type':

@@ -15,7 +15,11 @@ export interface ElementQuery {
   index?: number;
 }
 
-export type ClickTarget = { point: Point } | { query: ElementQuery };
+/**
+ * Where a click lands: a screen point, an element, or a point relative to the top-left of one of
+ * the app's windows (`windowId`, else its frontmost), as driver-style tools send it.
+ */
+export type ClickTarget = { point: Point } | { query: ElementQuery } | { windowPoint: Point; windowId?: number };
 
 export interface ClickStep {
   kind: 'click';

@@ -22,7 +22,7 @@ import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type
 import { DEFAULT_PACING } from './inputPacing.js';
 import { LIMITS } from './limits.js';
 import { normalizeKey, normalizeModifiers } from './keys.js';
-import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot } from './model.js';
+import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
 import { createProgress, sleep, throwIfAborted, type Progress } from './progress.js';
 import { chooseElement, elementAtPoint, findElement, type ElementPurpose } from './query.js';
 import { explainUnreadable } from './readability.js';
@@ -31,7 +31,7 @@ import type { AppSwitch, CallResult, CallStatus, ElementChoice } from './result.
 import { settle, waitForLaunches, type LaunchOutcome, type SettleOptions } from './settle.js';
 import { centreOf, estimateBounds, scrollIntoView } from './scrollIntoView.js';
 import { overlayText } from './overlayText.js';
-import { stepVerb, type ElementQuery, type Step } from './steps.js';
+import { stepVerb, type ClickStep, type ElementQuery, type Step } from './steps.js';
 import { formatElementLabel, formatTree } from './treeFormat.js';
 import { pngWithCrosshair } from './crosshair.js';
 
@@ -123,9 +123,7 @@ export function normalizeStep(step: Step, position: number): Step {
     case 'click': {
       if (step.button !== 'left' && step.button !== 'right' && step.button !== 'middle') throw bad(`${what}: button must be left, right or middle.`);
       if (step.count !== 1 && step.count !== 2) throw bad(`${what}: count must be 1 (single) or 2 (double).`);
-      const target = step.target && 'point' in step.target
-        ? { point: checkPoint(step.target.point, what) }
-        : { query: checkQuery((step.target as { query?: unknown } | undefined)?.query, what) };
+      const target = clickTarget(step.target, what);
       return { ...step, target, modifiers: normalizeModifiers(step.modifiers) };
     }
     case 'type':
@@ -158,6 +156,16 @@ export function normalizeStep(step: Step, position: number): Step {
     default:
       throw bad(`${what}: unknown step kind. Use click, type, press, scroll, wait, element-action, set-value or set-selected.`);
   }
+}
+
+function clickTarget(target: ClickStep['target'] | undefined, what: string): ClickStep['target'] {
+  if (target && 'point' in target) return { point: checkPoint(target.point, what) };
+  if (target && 'windowPoint' in target) {
+    const windowId = target.windowId;
+    if (windowId !== undefined && (!Number.isInteger(windowId) || windowId < 0 || windowId > 0xffffffff)) throw bad(`${what}: window_id must be a window id from list_windows.`);
+    return { windowPoint: checkPoint(target.windowPoint, what), ...(windowId !== undefined ? { windowId } : {}) };
+  }
+  return { query: checkQuery((target as { query?: unknown } | undefined)?.query, what) };
 }
 
 function queryOf(step: Step): ElementQuery | undefined {
@@ -603,6 +611,18 @@ class Transaction {
     return false;
   }
 
+  /** A point relative to one of the app's windows (its frontmost unless one is named), on the screen. */
+  private async windowToScreen(target: { windowPoint: Point; windowId?: number }): Promise<Point> {
+    const windows = await this.desktop.windows(this.request.pid, this.progress);
+    const place = (window: WindowInfo): number => window.zOrder ?? Number.MAX_SAFE_INTEGER;
+    const window = target.windowId !== undefined ? windows.find((w) => w.windowId === target.windowId) : [...windows].sort((a, b) => place(a) - place(b))[0];
+    if (!window) {
+      throw new TandemError('not-found', target.windowId !== undefined ? `pid ${this.request.pid} has no window ${target.windowId}.` : `pid ${this.request.pid} has no window.`, { windowId: target.windowId ?? null, windows: windows.map((w) => w.windowId) });
+    }
+    if (!window.bounds) throw new TandemError('unsupported', `Window ${window.windowId} has no position on screen (minimised?).`, { windowId: window.windowId });
+    return { x: Math.round(window.bounds.x + target.windowPoint.x), y: Math.round(window.bounds.y + target.windowPoint.y) };
+  }
+
   private async runStep(step: Step, index: number): Promise<string> {
     const progress = this.progress;
     switch (step.kind) {
@@ -617,7 +637,7 @@ class Transaction {
           if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen: use press_ax_and_traverse (action "press") or set_selected_and_traverse instead.`);
           point = centreOf(bounds);
         } else {
-          point = step.target.point;
+          point = 'windowPoint' in step.target ? await this.windowToScreen(step.target) : step.target.point;
           element = elementAtPoint((await this.freshTree()).elements, point);
         }
         const reached = await scrollIntoView(

@@ -65,6 +65,21 @@ const pressStepSchema = toolInput(
   'A press step',
 );
 
+/** A shortcut as a list of keys, modifiers first: ["ctrl","shift","t"]. */
+export function hotkeyKeys(name: string) {
+  return nameList(name, '["ctrl","shift","t"]')
+    .min(1, { error: () => `${name} is empty: send the modifiers then the key, e.g. ["ctrl","s"].` })
+    .describe(`The shortcut: modifier names first, the key last, e.g. ["ctrl","shift","t"] or ["command","s"]. ${MODIFIERS_DESCRIPTION} Keys: ${KEY_DESCRIPTION}`);
+}
+
+const hotkeyStepSchema = toolInput(
+  {
+    action: z.literal('hotkey'),
+    keys: hotkeyKeys('keys'),
+  },
+  'A hotkey step',
+);
+
 const scrollStepSchema = toolInput(
   {
     action: z.literal('scroll'),
@@ -84,12 +99,12 @@ const waitStepSchema = toolInput(
   'A wait step',
 );
 
-const STEP_ACTIONS = ['click', 'type', 'press', 'scroll', 'wait'] as const;
+const STEP_ACTIONS = ['click', 'type', 'press', 'hotkey', 'scroll', 'wait'] as const;
 
 export const STEPS_EXAMPLE =
   '[{"action":"click","element":"Search","role":"text"},{"action":"type","text":"invoice"},{"action":"press","keyName":"return"}]';
 
-export const stepSchema = z.discriminatedUnion('action', [clickStepSchema, typeStepSchema, pressStepSchema, scrollStepSchema, waitStepSchema], {
+export const stepSchema = z.discriminatedUnion('action', [clickStepSchema, typeStepSchema, pressStepSchema, hotkeyStepSchema, scrollStepSchema, waitStepSchema], {
   error: () => `Each step needs "action": one of ${STEP_ACTIONS.join(', ')}. Example: ${STEPS_EXAMPLE}`,
 });
 
@@ -103,7 +118,7 @@ export const stepsParam = z
   .describe(
     `Optional ordered steps run after this tool's own action, inside the same guarded transaction (one snapshot before, one diff after). ` +
       `Each step is an object with "action": click {x,y[,width,height] | element[,role] | element_index, doubleClick?, rightClick?, modifiers?}, ` +
-      `type {text}, press {keyName, modifierFlags?}, scroll {x, y, deltaY, deltaX?}, wait {ms ≤ ${MAX_WAIT_MS}}. Example: ${STEPS_EXAMPLE}`,
+      `type {text}, press {keyName, modifierFlags?}, hotkey {keys: ["ctrl","s"]}, scroll {x, y, deltaY, deltaX?}, wait {ms ≤ ${MAX_WAIT_MS}}. Example: ${STEPS_EXAMPLE}`,
   );
 
 export interface ElementFields {
@@ -199,6 +214,18 @@ export function pressStep(keyName: string, modifierNames?: string[]): PressStep 
   return { kind: 'press', key: normalizeKey(keyName), modifiers: normalizeModifiers(modifierNames) };
 }
 
+/** ["ctrl","shift","t"] → press t with ctrl+shift held. */
+export function hotkeyStep(keys: readonly string[]): PressStep {
+  if (keys.length === 0) throw new TandemError('bad-input', 'keys is empty: send the modifiers then the key, e.g. ["ctrl","s"].');
+  const key = keys[keys.length - 1];
+  try {
+    return pressStep(key, keys.slice(0, -1));
+  } catch (error) {
+    const failure = toTandemError(error);
+    throw new TandemError('bad-input', `keys ${JSON.stringify(keys).slice(0, 80)}: ${failure.message} Modifiers come first, the one key last, e.g. ["ctrl","shift","t"].`);
+  }
+}
+
 export function scrollStep(fields: { x: number; y: number; deltaY: number; deltaX?: number }): ScrollStep {
   if (fields.deltaY === 0 && !fields.deltaX) {
     throw new TandemError('bad-input', 'deltaY (and deltaX) are 0: send a number of lines, positive to reveal content below, negative above.');
@@ -212,6 +239,8 @@ function stepFromInput(input: StepInput): Step {
       return clickStep(input);
     case 'type':
       return typeStep(input.text);
+    case 'hotkey':
+      return hotkeyStep(input.keys);
     case 'press':
       return pressStep(input.keyName, input.modifierFlags);
     case 'scroll':

@@ -22,6 +22,10 @@ const TOOL_NAMES = [
   'list_windows',
   'get_cursor_position',
   'check_permissions',
+  'click',
+  'double_click',
+  'right_click',
+  'hotkey',
 ];
 
 describe('tandem CLI', () => {
@@ -53,9 +57,9 @@ describe('tandem CLI', () => {
     assert.match(noTool.stderr, /Name the tool to call\. Tools: open_application_and_traverse/);
     assert.match(noTool.stderr, /Usage: tandem call <tool>/);
 
-    const unknownTool = runCli(['call', 'click', '{}']);
+    const unknownTool = runCli(['call', 'clik', '{}']);
     assert.equal(unknownTool.status, 2);
-    assert.match(unknownTool.stderr, /Unknown tool "click"\. Tools: .*click_and_traverse/);
+    assert.match(unknownTool.stderr, /Unknown tool "clik"\. Tools: .*click_and_traverse/);
 
     const badJson = runCli(['call', 'refresh_traversal', '{pid:1}']);
     assert.equal(badJson.status, 2);

@@ -16,6 +16,10 @@ const EXPECTED_TOOLS = [
   'list_windows',
   'get_cursor_position',
   'check_permissions',
+  'click',
+  'double_click',
+  'right_click',
+  'hotkey',
 ];
 
 interface JsonSchemaObject {

@@ -1,6 +1,10 @@
 // Every tool the server offers, in the order tools/list shows them.
 import type { ToolDefinition } from '../defineTool.js';
 import { checkPermissions } from './checkPermissions.js';
+import { click } from './click.js';
+import { doubleClick } from './doubleClick.js';
+import { hotkey } from './hotkey.js';
+import { rightClick } from './rightClick.js';
 import { clickAndTraverse } from './clickAndTraverse.js';
 import { getCursorPosition } from './getCursorPosition.js';
 import { listApplications } from './listApplications.js';
@@ -28,4 +32,8 @@ export const tools: readonly ToolDefinition[] = [
   listWindows,
   getCursorPosition,
   checkPermissions,
+  click,
+  doubleClick,
+  rightClick,
+  hotkey,
 ];

@@ -1,0 +1,48 @@
+// The driver-style clicks (click, double_click, right_click): a target by element_index from
+// the latest tree, or by x,y relative to the top-left of the app's window (window_id from
+// list_windows, else its frontmost) — the coordinates a model reads off that window's
+// screenshot. Each runs as one guarded transaction, like the _and_traverse tools.
+
+import { TandemError } from '../core/errors.js';
+import { normalizeModifiers } from '../core/keys.js';
+import { LIMITS } from '../core/limits.js';
+import type { MouseButton } from '../core/desktop.js';
+import type { ClickStep } from '../core/steps.js';
+import { coordinate, elementIndexParam, inlineParam, nameList, pidParam, wholeNumber } from './params.js';
+import { stepsParam } from './stepInput.js';
+
+const WINDOW_POINT_HINT = 'Window-local: 0,0 is the top-left of the window (its screenshot\'s pixels at scale 1).';
+
+export const driverClickShape = {
+  pid: pidParam(),
+  element_index: elementIndexParam().optional().describe('The element to click: its element_index from the latest tree of this pid (tree line number minus 5).'),
+  x: coordinate('x', WINDOW_POINT_HINT).optional().describe(`Instead of element_index: x of the click in points from the window's left edge. ${WINDOW_POINT_HINT}`),
+  y: coordinate('y', WINDOW_POINT_HINT).optional().describe("y of the click in points from the window's top edge."),
+  window_id: wholeNumber('window_id', { min: 0, max: 0xffffffff, hint: 'Take it from list_windows.' }).optional().describe("With x,y: the window they are relative to (from list_windows); default the app's frontmost window."),
+  modifiers: nameList('modifiers', '["shift"]').optional().describe('Modifier keys held during the click, e.g. ["shift"] to extend a selection, ["control"] to add to it.'),
+  steps: stepsParam,
+  inline: inlineParam(),
+};
+
+export interface DriverClickFields {
+  element_index?: number;
+  x?: number;
+  y?: number;
+  window_id?: number;
+  modifiers?: string[];
+}
+
+/** The click step for one driver click; bad-input naming what to send when the target is unclear. */
+export function driverClickStep(fields: DriverClickFields, button: MouseButton, count: 1 | 2): ClickStep {
+  const hasPoint = fields.x !== undefined || fields.y !== undefined;
+  const base = { kind: 'click' as const, button, count, modifiers: normalizeModifiers(fields.modifiers) };
+  if (fields.element_index !== undefined) {
+    if (hasPoint || fields.window_id !== undefined) throw new TandemError('bad-input', 'Send element_index, or x and y (with window_id if you like), not both.');
+    return { ...base, target: { query: { index: fields.element_index } } };
+  }
+  if (fields.x === undefined || fields.y === undefined) {
+    if (!hasPoint) throw new TandemError('bad-input', `Say what to click: element_index from the latest tree, or x and y within the app's window (0 to ${LIMITS.coordinate} points from its top-left).`);
+    throw new TandemError('bad-input', `Send both x and y (${fields.x === undefined ? 'x' : 'y'} is missing), relative to the window's top-left.`);
+  }
+  return { ...base, target: { windowPoint: { x: fields.x, y: fields.y }, ...(fields.window_id !== undefined ? { windowId: fields.window_id } : {}) } };
+}

@@ -1,0 +1,55 @@
+// The driver-style acting tools through a real MCP client on the GTK fixture, checked through
+// what the app itself reports on stdout: a click at a point of its window counted from the
+// window's top-left, a right click opening the entry's own context menu (in the diff), and a
+// shortcut as a list of keys selecting the field's text so typing replaces it.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
+import { FixtureApp, McpSession, centre, findElement, parseTreeLines, startDesktopSession, stopDesktopSession } from '../support/e2eHarness.js';
+
+describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
+  let desktop: VirtualDesktop;
+  let server: McpSession;
+  let fixture: FixtureApp;
+
+  before(async () => ({ desktop, server, fixture } = await startDesktopSession()));
+  after(() => stopDesktopSession({ desktop, server }));
+
+  const treeLines = async () => {
+    const file = (await server.callOk('refresh_traversal', { pid: fixture.pid })).structured.file as string;
+    return { file, lines: readFileSync(file, 'utf8').split('\n') };
+  };
+
+  test('should click the point of the window the model gives, counted from its top-left', async () => {
+    const [window] = (await server.callOk('list_windows', { pid: fixture.pid })).structured.windows as Array<{ window_id: number; bounds: { x: number; y: number } }>;
+    const button = centre(findElement((await treeLines()).file, 'Count: 0', 'PushButton'));
+    const local = { x: button.x - window.bounds.x, y: button.y - window.bounds.y };
+    const result = await server.callOk('click', { pid: fixture.pid, window_id: window.window_id, x: local.x, y: local.y });
+    await fixture.waitForEvent((event) => event.event === 'count');
+    assert.deepEqual(fixture.eventsNamed('count').map((event) => event.value), [1], 'the app counted one click');
+    assert.deepEqual(result.structured.text_changes, [{ role: 'PushButton', before: 'Count: 0', after: 'Count: 1' }]);
+  });
+
+  test('should right-click the name field by element_index: its context menu is in the diff', async () => {
+    const { lines } = await treeLines();
+    const index = lines.findIndex((line) => line.startsWith('[Text] "Name entry"')) - 4;
+    assert.ok(index >= 0, 'the name field is in the tree');
+    const menu = await server.callOk('right_click', { pid: fixture.pid, element_index: index });
+    const diff = readFileSync(menu.structured.file as string, 'utf8');
+    assert.match(diff, /^\+ \[MenuItem\] "Select All"/m, diff);
+    const closed = await server.callOk('press_key_and_traverse', { pid: fixture.pid, keyName: 'escape' });
+    assert.match(readFileSync(closed.structured.file as string, 'utf8'), /^- \[MenuItem\] "Select All"/m);
+  });
+
+  test('should press a shortcut given as keys: select all, so the typing replaces the field', async () => {
+    await server.callOk('click_and_traverse', { pid: fixture.pid, element: 'Name entry', role: 'Text', text: 'first words' });
+    await fixture.waitForEvent((event) => event.event === 'name' && event.text === 'first words');
+    const result = await server.callOk('hotkey', { pid: fixture.pid, keys: ['ctrl', 'a'], steps: [{ action: 'type', text: 'replaced' }] });
+    await fixture.waitForEvent((event) => event.event === 'name' && event.text === 'replaced');
+    assert.equal(fixture.lastName(), 'replaced');
+    assert.match(readFileSync(result.structured.file as string, 'utf8'), /^~ \[Text\] "Name entry" \| value: 'first words' -> 'replaced'$/m);
+    const tree = parseTreeLines((await treeLines()).lines.join('\n'));
+    assert.equal(tree.find((line) => line.role === 'Text' && line.text === 'Name entry')?.value, 'replaced');
+  });
+});

@@ -1,0 +1,63 @@
+// The driver-style acting tools over the real engine and the scripted desktop: clicks by
+// element_index or by a point of the app's window (relative to its top-left), double and right
+// clicks, and shortcuts as a list of keys — each one guarded transaction like the others.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, it } from 'node:test';
+import { callResultOutput } from '../../src/mcp/outputSchemas.js';
+import { COUNTER, line, mcpFixture, textOf, type McpFixture } from './mcpFixture.js';
+
+describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
+  let fixture: McpFixture;
+  afterEach(async () => fixture?.close());
+
+  it('should click a point of the window, counted from its top-left, and report the change', async () => {
+    fixture = await mcpFixture();
+    // The counter's window is at 0,0 on screen: its "Count: 0" button spans 10..110 × 10..40.
+    const result = await fixture.call('click', { pid: COUNTER, x: 60, y: 25 });
+    assert.equal(line(result, 'status'), 'ok', textOf(result));
+    assert.deepEqual(callResultOutput.parse(result.structuredContent).text_changes, [{ role: 'PushButton', before: 'Count: 0', after: 'Count: 1' }]);
+    assert.equal(fixture.desktop.guardEngagements, 1);
+    assert.deepEqual(fixture.desktop.cursor, { x: 5, y: 5 }, 'the pointer is put back');
+  });
+
+  it('should click by element_index from the latest tree, double and right', async () => {
+    fixture = await mcpFixture();
+    const tree = await fixture.call('refresh_traversal', { pid: COUNTER });
+    assert.equal(line(tree, 'status'), 'ok');
+    const lines = (await readFile(line(tree, 'file')!, 'utf8')).split('\n');
+    const index = lines.findIndex((entry) => entry.startsWith('[PushButton] "Count: 0"')) - 4; // line number − 5, lines counted from 1
+    assert.ok(index >= 0);
+    const double = await fixture.call('double_click', { pid: COUNTER, element_index: index });
+    assert.match(line(double, 'steps') ?? '', /^1\/1 done: double-clicked \[PushButton\] "Count: 0"/);
+    const right = await fixture.call('right_click', { pid: COUNTER, element_index: index });
+    assert.match(line(right, 'steps') ?? '', /^1\/1 done: right-clicked \[PushButton\]/);
+    const clicks = fixture.desktop.actions().filter((action) => action.startsWith('click'));
+    assert.deepEqual(clicks, ['click 60,25 double', 'click 60,25 right'], 'at the centre of the button, as a double then a right click');
+  });
+
+  it('should press a shortcut given as keys, modifiers first, also as a step', async () => {
+    fixture = await mcpFixture();
+    const result = await fixture.call('hotkey', { pid: COUNTER, keys: ['ctrl', 'shift', 't'], steps: [{ action: 'hotkey', keys: ['alt', 'f4'] }] });
+    assert.equal(line(result, 'status'), 'ok', textOf(result));
+    assert.match(line(result, 'steps') ?? '', /pressed shift\+control\+t; pressed alt\+f4/);
+  });
+
+  it('should say what to send when the target or the keys are not right', async () => {
+    fixture = await mcpFixture();
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['click', { pid: COUNTER }, /Say what to click: element_index from the latest tree, or x and y within the app's window/],
+      ['click', { pid: COUNTER, x: 5 }, /Send both x and y \(y is missing\)/],
+      ['click', { pid: COUNTER, element_index: 2, x: 5, y: 5 }, /element_index, or x and y .* not both/],
+      ['click', { pid: COUNTER, x: 5, y: 5, window_id: 999999 }, /has no window 999999/],
+      ['click', { pid: COUNTER, x: 5, y: 5, count: 3 }, /count must be a whole number from 1 to 2/],
+      ['hotkey', { pid: COUNTER, keys: [] }, /keys is empty: send the modifiers then the key/],
+      ['hotkey', { pid: COUNTER, keys: ['s', 'ctrl'] }, /Modifiers come first, the one key last/],
+    ];
+    for (const [tool, args, message] of cases) {
+      const result = await fixture.call(tool, args);
+      assert.equal(result.isError, true, `${tool} ${JSON.stringify(args)}`);
+      assert.match(textOf(result), message, `${tool} ${JSON.stringify(args)}: ${textOf(result)}`);
+    }
+  });
+});
