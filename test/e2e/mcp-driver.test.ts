@@ -52,4 +52,15 @@ describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
     const tree = parseTreeLines((await treeLines()).lines.join('\n'));
     assert.equal(tree.find((line) => line.role === 'Text' && line.text === 'Name entry')?.value, 'replaced');
   });
+
+  test('should find an element by a query with its element_index, and click it by that index', async () => {
+    const state = await server.client.callTool({ name: 'get_window_state', arguments: { pid: fixture.pid, query: 'Count:' } });
+    const elements = (state.content as Array<{ type: string; text?: string }>)[1].text ?? '';
+    const tagged = /^\[element_index (\d+)\] \[PushButton\] "Count: (\d+)"/m.exec(elements);
+    assert.ok(tagged, elements);
+    const before = fixture.eventsNamed('count').length;
+    await server.callOk('click', { pid: fixture.pid, element_index: Number(tagged[1]) });
+    await fixture.waitForEvent((event) => event.event === 'count' && event.value === Number(tagged[2]) + 1);
+    assert.equal(fixture.eventsNamed('count').length, before + 1, 'one click reached the button');
+  });
 });

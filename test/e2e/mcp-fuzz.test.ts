@@ -152,9 +152,13 @@ describe('MCP fuzzing: every tool, hostile arguments', { timeout: 240_000 }, () 
       return args;
     };
 
-    /** list_applications takes {} and would succeed: it always gets an unknown key. */
+    /**
+     * Reads that succeed without a real target (no arguments, or an absent pid is just "no
+     * windows") always get an unknown key: every generated call must be refused.
+     */
+    const SUCCEED_WITHOUT_TARGET = new Set(['list_applications', 'list_windows', 'get_cursor_position', 'check_permissions']);
     const neverValid = (tool: Tool, args: unknown): unknown => {
-      if (tool.name !== 'list_applications' || typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+      if (!SUCCEED_WITHOUT_TARGET.has(tool.name) || typeof args !== 'object' || args === null || Array.isArray(args)) return args;
       return { ...args, [`fuzz-${Math.floor(random() * 100)}`]: hostile() };
     };
 

@@ -20,6 +20,7 @@ const TOOL_NAMES = [
   'set_selected_and_traverse',
   'list_applications',
   'list_windows',
+  'get_window_state',
   'get_cursor_position',
   'check_permissions',
   'click',

@@ -33,7 +33,7 @@ describe('tandem mcp --direct over stdio, with no display', () => {
       assert.equal(client.getServerVersion()?.name, 'tandem');
       assert.match(client.getInstructions() ?? '', /grep/);
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 17);
+      assert.equal(tools.length, 18);
 
       const listed = (await client.callTool({ name: 'list_applications', arguments: {} })) as CallToolResult;
       assert.equal(listed.isError, true);

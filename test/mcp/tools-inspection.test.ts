@@ -3,7 +3,7 @@
 // engaging the guard or moving anything.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { cursorOutput, permissionsOutput, windowsOutput } from '../../src/mcp/outputSchemas.js';
+import { callResultOutput, cursorOutput, permissionsOutput, windowsOutput } from '../../src/mcp/outputSchemas.js';
 import { COUNTER, FINDER, START_CURSOR, line, mcpFixture, textOf, type McpFixture } from './mcpFixture.js';
 
 describe('mcp: inspection tools (read-only)', () => {
@@ -55,5 +55,20 @@ describe('mcp: inspection tools (read-only)', () => {
     const result = await fixture.call('list_windows', { pid: -3 });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /pid must be a whole number from 1/);
+  });
+
+  it('should tag each element line of the app with its element_index, filter them by a query, and let a click use the index', async () => {
+    fixture = await mcpFixture();
+    const state = await fixture.call('get_window_state', { pid: COUNTER, query: 'count:' });
+    assert.equal(line(state, 'status'), 'ok', textOf(state));
+    const elements = state.content[1].type === 'text' ? state.content[1].text : '';
+    assert.match(elements, /^elements: 1 of \d+ elements match "count:"$/m);
+    const tagged = /^\[element_index (\d+)\] \[PushButton\] "Count: 0" x:10 y:10 w:100 h:30 visible$/m.exec(elements);
+    assert.ok(tagged, elements);
+    assert.equal(fixture.desktop.guardEngagements, 0, 'a read');
+    const clicked = await fixture.call('click', { pid: COUNTER, element_index: Number(tagged[1]) });
+    assert.deepEqual(callResultOutput.parse(clicked.structuredContent).text_changes, [{ role: 'PushButton', before: 'Count: 0', after: 'Count: 1' }]);
+    const none = await fixture.call('get_window_state', { pid: COUNTER, query: 'no such thing' });
+    assert.match(textOf(none), /0 of \d+ elements match "no such thing"\nNo element line contains that text/);
   });
 });

@@ -7,6 +7,7 @@ import { hotkey } from './hotkey.js';
 import { rightClick } from './rightClick.js';
 import { clickAndTraverse } from './clickAndTraverse.js';
 import { getCursorPosition } from './getCursorPosition.js';
+import { getWindowState } from './getWindowState.js';
 import { listApplications } from './listApplications.js';
 import { listWindows } from './listWindows.js';
 import { openApplication } from './openApplication.js';
@@ -30,6 +31,7 @@ export const tools: readonly ToolDefinition[] = [
   setSelectedAndTraverse,
   listApplications,
   listWindows,
+  getWindowState,
   getCursorPosition,
   checkPermissions,
   click,

@@ -1,0 +1,31 @@
+// get_window_state's text: the app's tree with each element line tagged with its element_index,
+// filtered by a query (case-insensitive, on the role or the text of the line) so a model can ask
+// for "the Save button" without reading 2,000 lines. The whole tree stays in the file.
+
+import { indexOfLineNumber } from '../core/treeFormat.js';
+
+/** Lines shown in the answer at most; the rest are counted and left in the file. */
+export const MAX_STATE_LINES = 300;
+
+export interface TaggedLines {
+  lines: string[];
+  matched: number;
+  total: number;
+}
+
+/** Tree file text → `[element_index N] <line>` for every element line that matches `query`. */
+export function taggedTreeLines(treeText: string, query: string | undefined, max = MAX_STATE_LINES): TaggedLines {
+  const needle = query?.trim().toLowerCase();
+  const lines: string[] = [];
+  let matched = 0;
+  let total = 0;
+  treeText.split('\n').forEach((line, position) => {
+    const index = indexOfLineNumber(position + 1);
+    if (index === null || line === '') return;
+    total++;
+    if (needle && !line.toLowerCase().includes(needle)) return;
+    matched++;
+    if (lines.length < max) lines.push(`[element_index ${index}] ${line}`);
+  });
+  return { lines, matched, total };
+}
