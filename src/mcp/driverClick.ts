@@ -8,8 +8,11 @@ import { normalizeModifiers } from '../core/keys.js';
 import { LIMITS } from '../core/limits.js';
 import type { MouseButton } from '../core/desktop.js';
 import type { ClickStep } from '../core/steps.js';
-import { coordinate, elementIndexParam, inlineParam, nameList, pidParam, wholeNumber } from './params.js';
-import { stepsParam } from './stepInput.js';
+import { defineTool } from './defineTool.js';
+import { callResultOutput } from './outputSchemas.js';
+import { coordinate, elementIndexParam, inlineParam, nameList, pidParam, toolInput, wholeNumber } from './params.js';
+import { renderCallResult } from './render.js';
+import { stepsFromInput, stepsParam } from './stepInput.js';
 
 const WINDOW_POINT_HINT = 'Window-local: 0,0 is the top-left of the window (its screenshot\'s pixels at scale 1).';
 
@@ -45,4 +48,20 @@ export function driverClickStep(fields: DriverClickFields, button: MouseButton, 
     throw new TandemError('bad-input', `Send both x and y (${fields.x === undefined ? 'x' : 'y'} is missing), relative to the window's top-left.`);
   }
   return { ...base, target: { windowPoint: { x: fields.x, y: fields.y }, ...(fields.window_id !== undefined ? { windowId: fields.window_id } : {}) } };
+}
+
+/** A click tool with a fixed button and count (double_click, right_click): declared as data. */
+export function driverClickTool(spec: { name: string; title: string; description: string; button: MouseButton; count: 1 | 2 }) {
+  return defineTool({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    type: 'input',
+    inputSchema: toolInput(driverClickShape),
+    outputSchema: callResultOutput,
+    handle: async (engine, args, context) => {
+      const steps = [driverClickStep(args, spec.button, spec.count), ...stepsFromInput(args.steps)];
+      return renderCallResult(await engine.act({ tool: spec.name, pid: args.pid, steps }, context));
+    },
+  });
 }

@@ -3,31 +3,12 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { headlessEnv, repoRoot, runCli as runCliIn } from './cliProcess.js';
+import { TOOL_NAMES } from './toolNames.js';
 
 const env = headlessEnv();
 after(() => rmSync(env.TANDEM_ARTIFACTS_DIR, { recursive: true, force: true }));
 const runCli = (args: string[], extra: Record<string, string> = {}) => runCliIn(args, { ...env, ...extra });
 
-const TOOL_NAMES = [
-  'open_application_and_traverse',
-  'click_and_traverse',
-  'type_and_traverse',
-  'press_key_and_traverse',
-  'scroll_and_traverse',
-  'refresh_traversal',
-  'set_value_and_traverse',
-  'press_ax_and_traverse',
-  'set_selected_and_traverse',
-  'list_applications',
-  'list_windows',
-  'get_window_state',
-  'get_cursor_position',
-  'check_permissions',
-  'click',
-  'double_click',
-  'right_click',
-  'hotkey',
-];
 
 describe('tandem CLI', () => {
   it('should list every tool with a one-line description', () => {

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cliNodeArgs, headlessEnv, repoRoot } from './cliProcess.js';
+import { TOOL_NAMES } from './toolNames.js';
 
 const env = headlessEnv();
 after(() => rmSync(env.TANDEM_ARTIFACTS_DIR, { recursive: true, force: true }));
@@ -33,7 +34,7 @@ describe('tandem mcp --direct over stdio, with no display', () => {
       assert.equal(client.getServerVersion()?.name, 'tandem');
       assert.match(client.getInstructions() ?? '', /grep/);
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 18);
+      assert.deepEqual(tools.map((tool) => tool.name), TOOL_NAMES);
 
       const listed = (await client.callTool({ name: 'list_applications', arguments: {} })) as CallToolResult;
       assert.equal(listed.isError, true);

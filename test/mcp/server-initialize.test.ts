@@ -1,27 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { mcpFixture, type McpFixture } from './mcpFixture.js';
-
-const EXPECTED_TOOLS = [
-  'open_application_and_traverse',
-  'click_and_traverse',
-  'type_and_traverse',
-  'press_key_and_traverse',
-  'scroll_and_traverse',
-  'refresh_traversal',
-  'set_value_and_traverse',
-  'press_ax_and_traverse',
-  'set_selected_and_traverse',
-  'list_applications',
-  'list_windows',
-  'get_window_state',
-  'get_cursor_position',
-  'check_permissions',
-  'click',
-  'double_click',
-  'right_click',
-  'hotkey',
-];
+import { TOOL_NAMES } from './toolNames.js';
 
 interface JsonSchemaObject {
   type?: string;
@@ -45,12 +25,12 @@ describe('mcp server: initialize and tools/list', () => {
     assert.deepEqual(fixture.client.getServerVersion(), { name: 'tandem', title: 'Tandem', version: '9.9.9-test' });
   });
 
-  it('should list every tool of the reference server plus list_applications', async () => {
+  it('should list every tool: those of the reference server, list_applications, the inspection and the driver tools', async () => {
     fixture = await mcpFixture();
     const { tools } = await fixture.client.listTools();
     assert.deepEqual(
       tools.map((tool) => tool.name),
-      EXPECTED_TOOLS,
+      TOOL_NAMES,
     );
   });
 
