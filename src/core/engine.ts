@@ -24,6 +24,11 @@ import { LIMITS } from './limits.js';
 /** Tool names used for open/refresh artifacts and results (the MCP tools of the same name). */
 export const OPEN_TOOL = 'open_application_and_traverse';
 export const REFRESH_TOOL = 'refresh_traversal';
+export const FRONT_TOOL = 'bring_to_front';
+
+function checkPid(pid: number): void {
+  if (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_applications).');
+}
 
 export const DEFAULT_GRACE_MS = 200;
 /** Longest wait for a just-started app to stop changing before its first tree is read. */
@@ -142,24 +147,56 @@ export class Engine implements TandemEngine {
 
   async refresh(pid: number, context: CallContext = {}): Promise<CallResult> {
     this.assertOpen();
-    if (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_applications).');
+    checkPid(pid);
     return this.queue.run(
       () =>
-        this.recorded(REFRESH_TOOL, context, (record) => this.readCall(record, context, { pid }, pid, async (progress) => {
-          const app = await this.desktop.appForPid(pid, progress);
-          if (!app) {
-            const unreadable = await explainUnreadable(this.desktop, pid, null, progress);
-            if (unreadable) throw unreadable;
-            const apps = await this.desktop.listApps(progress).catch(() => []);
-            throw new TandemError(
-              'unknown-app',
-              `No running app has pid ${pid}. Running apps:\n${apps.map((a) => `${a.pid} ${a.name}`).join('\n') || '(none found)'}\nUse one of these pids, or call open_application_and_traverse to start the app and get its pid.`,
-              { apps },
-            );
-          }
-          return { pid, app: app.name, verb: 'read' };
-        })),
+        this.recorded(REFRESH_TOOL, context, (record) =>
+          this.readCall(record, context, { pid }, pid, async (progress) => ({ pid, app: (await this.requireApp(pid, progress)).name, verb: 'read' })),
+        ),
       context.signal,
+    );
+  }
+
+  /**
+   * Brings pid (or one of its windows) to the front and reads its tree. Not guarded and not put
+   * back: changing which app is in front is the point. Refused while the person has paused agents.
+   */
+  async bringToFront(pid: number, windowId: number | undefined, context: CallContext = {}): Promise<CallResult> {
+    this.assertOpen();
+    this.assertNotPaused();
+    checkPid(pid);
+    if (windowId !== undefined && (!Number.isInteger(windowId) || windowId < 0 || windowId > 0xffffffff)) throw new TandemError('bad-input', 'window_id must be a window id from list_windows.');
+    return this.queue.run(
+      () =>
+        this.recorded(FRONT_TOOL, context, (record) =>
+          this.readCall(record, context, { pid, windowId }, pid, async (progress) => {
+            this.assertNotPaused();
+            const app = await this.requireApp(pid, progress);
+            if (windowId !== undefined) {
+              const windows = await this.desktop.windows(pid, progress);
+              if (!windows.some((window) => window.windowId === windowId)) {
+                throw new TandemError('not-found', `pid ${pid} has no window ${windowId}; its windows: ${windows.map((window) => window.windowId).join(', ') || 'none'}.`, { windowId, windows: windows.map((window) => window.windowId) });
+              }
+            }
+            const confirmed = await this.desktop.activate(pid, windowId, progress);
+            return { pid, app: app.name, verb: confirmed ? 'brought to the front' : 'asked to come to the front (not confirmed: the window manager may have declined)' };
+          }),
+        ),
+      context.signal,
+    );
+  }
+
+  /** The app with this pid, or the not-accessible / unknown-app error that says what to do. */
+  private async requireApp(pid: number, progress: Progress): Promise<RunningApp> {
+    const app = await this.desktop.appForPid(pid, progress);
+    if (app) return app;
+    const unreadable = await explainUnreadable(this.desktop, pid, null, progress);
+    if (unreadable) throw unreadable;
+    const apps = await this.desktop.listApps(progress).catch(() => []);
+    throw new TandemError(
+      'unknown-app',
+      `No running app has pid ${pid}. Running apps:\n${apps.map((a) => `${a.pid} ${a.name}`).join('\n') || '(none found)'}\nUse one of these pids, or call open_application_and_traverse to start the app and get its pid.`,
+      { apps },
     );
   }
 
@@ -170,7 +207,7 @@ export class Engine implements TandemEngine {
 
   async listWindows(pid?: number, onScreenOnly = false): Promise<WindowInfo[]> {
     this.assertOpen();
-    if (pid !== undefined && (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid)) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_applications).');
+    if (pid !== undefined) checkPid(pid);
     const windows = await this.desktop.windows(pid, this.readProgress());
     const shown = onScreenOnly ? windows.filter((window) => window.onScreen !== false) : windows;
     // Frontmost first; windows whose place in the stack is unknown last, in the order listed.

@@ -93,6 +93,8 @@ export interface TandemEngine {
   act(request: ActRequest, context?: CallContext): Promise<CallResult>;
   /** Re-traverses pid: read-only, never engages the guard, never moves anything. */
   refresh(pid: number, context?: CallContext): Promise<CallResult>;
+  /** Brings pid (or its window) to the front and reads its tree; not guarded, and the front is not put back. */
+  bringToFront(pid: number, windowId?: number, context?: CallContext): Promise<CallResult>;
   listApps(): Promise<RunningApp[]>;
   /** Top-level windows (of pid, or of every app), frontmost first; read-only. */
   listWindows(pid?: number, onScreenOnly?: boolean): Promise<WindowInfo[]>;

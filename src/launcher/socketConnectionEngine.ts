@@ -21,6 +21,7 @@ export function connectionEngine(engine: TandemEngine, scope: ConnectionScope): 
     open: (identifier: string, context?: CallContext) => engine.open(identifier, scoped(context, scope)),
     act: (request: ActRequest, context?: CallContext) => engine.act(request, scoped(context, scope)),
     refresh: (pid: number, context?: CallContext) => engine.refresh(pid, scoped(context, scope)),
+    bringToFront: (pid: number, windowId?: number, context?: CallContext) => engine.bringToFront(pid, windowId, scoped(context, scope)),
     listApps: () => engine.listApps(),
     listWindows: (pid?: number, onScreenOnly?: boolean) => engine.listWindows(pid, onScreenOnly),
     cursorPosition: () => engine.cursorPosition(),

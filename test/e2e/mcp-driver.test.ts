@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
-import { FixtureApp, McpSession, centre, findElement, parseTreeLines, startDesktopSession, stopDesktopSession } from '../support/e2eHarness.js';
+import { FixtureApp, McpSession, activeWindowPid, centre, delay, eventually, findElement, parseTreeLines, startDesktopSession, stopDesktopSession } from '../support/e2eHarness.js';
 
 describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
   let desktop: VirtualDesktop;
@@ -62,5 +62,15 @@ describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
     await server.callOk('click', { pid: fixture.pid, element_index: Number(tagged[1]) });
     await fixture.waitForEvent((event) => event.event === 'count' && event.value === Number(tagged[2]) + 1);
     assert.equal(fixture.eventsNamed('count').length, before + 1, 'one click reached the button');
+  });
+
+  test('should bring the app back to the front and leave it there, as the window manager says', async () => {
+    const mousepad = (await server.callOk('open_application_and_traverse', { identifier: 'mousepad' })).structured.pid as number;
+    await eventually(async () => ((await activeWindowPid(desktop)) === mousepad ? true : undefined), 5_000, 'mousepad in front');
+    const result = await server.callOk('bring_to_front', { pid: fixture.pid });
+    assert.match(result.structured.summary as string, /brought to the front/);
+    assert.equal(await activeWindowPid(desktop), fixture.pid, 'the fixture is the active window');
+    await delay(500);
+    assert.equal(await activeWindowPid(desktop), fixture.pid, 'and stays so: nothing put the previous app back');
   });
 });

@@ -19,4 +19,5 @@ export const TOOL_NAMES = [
   'double_click',
   'right_click',
   'hotkey',
+  'bring_to_front',
 ];

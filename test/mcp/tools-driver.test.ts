@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, it } from 'node:test';
 import { callResultOutput } from '../../src/mcp/outputSchemas.js';
-import { COUNTER, line, mcpFixture, textOf, type McpFixture } from './mcpFixture.js';
+import { COUNTER, FINDER, line, mcpFixture, textOf, type McpFixture } from './mcpFixture.js';
 
 describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
   let fixture: McpFixture;
@@ -59,5 +59,23 @@ describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
       assert.equal(result.isError, true, `${tool} ${JSON.stringify(args)}`);
       assert.match(textOf(result), message, `${tool} ${JSON.stringify(args)}: ${textOf(result)}`);
     }
+  });
+
+  it('should bring an app to the front and leave it there, without holding the person\'s input', async () => {
+    fixture = await mcpFixture();
+    assert.equal(fixture.desktop.frontmostPid, FINDER);
+    const result = await fixture.call('bring_to_front', { pid: COUNTER });
+    assert.equal(line(result, 'status'), 'ok', textOf(result));
+    assert.match(line(result, 'summary') ?? '', /^Counter brought to the front: \d+ elements/);
+    assert.equal(fixture.desktop.frontmostPid, COUNTER, 'still in front after the answer');
+    assert.equal(fixture.desktop.guardEngagements, 0);
+    const wrongWindow = await fixture.call('bring_to_front', { pid: COUNTER, window_id: 4242 });
+    assert.equal(wrongWindow.isError, true);
+    assert.match(textOf(wrongWindow), /pid 200 has no window 4242; its windows: \d+/);
+    fixture.engine.setPaused(true);
+    const paused = await fixture.call('bring_to_front', { pid: FINDER });
+    assert.equal(paused.isError, true);
+    assert.match(textOf(paused), /paused/);
+    assert.equal(fixture.desktop.frontmostPid, COUNTER, 'nothing moved while paused');
   });
 });

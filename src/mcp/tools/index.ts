@@ -1,5 +1,6 @@
 // Every tool the server offers, in the order tools/list shows them.
 import type { ToolDefinition } from '../defineTool.js';
+import { bringToFront } from './bringToFront.js';
 import { checkPermissions } from './checkPermissions.js';
 import { click } from './click.js';
 import { doubleClick } from './doubleClick.js';
@@ -38,4 +39,5 @@ export const tools: readonly ToolDefinition[] = [
   doubleClick,
   rightClick,
   hotkey,
+  bringToFront,
 ];
