@@ -10,7 +10,9 @@ import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEn
 import { TandemError, toTandemError } from './errors.js';
 import { TypedEmitter } from './events.js';
 import { DEFAULT_WATCHDOG_MS, GuardPolicy } from './guard.js';
-import type { PermissionCheck, Point, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
+import type { PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
+import { chooseWindow } from './windowChoice.js';
+import { zoomInto, type ZoomImage, type ZoomView } from './zoom.js';
 import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
 import { secureAreas } from './redact.js';
@@ -65,6 +67,8 @@ export class Engine implements TandemEngine {
   private readonly queue = new ActionQueue();
   private readonly guard: GuardPolicy;
   private readonly snapshots = new SnapshotCache();
+  /** The last zoom image of each app, for clicks given in its pixels. */
+  private readonly zooms = new Map<number, ZoomView>();
   private readonly events = new TypedEmitter<EngineEventMap>((error) => {
     console.error('[tandem] an engine event listener threw:', error);
   });
@@ -118,7 +122,7 @@ export class Engine implements TandemEngine {
       this.assertNotPaused();
       return this.recorded(request.tool, context, (record) =>
         runTransaction(
-          { desktop: this.desktop, guard: this.guard, snapshots: this.snapshots, options: this.transactionOptions },
+          { desktop: this.desktop, guard: this.guard, snapshots: this.snapshots, options: this.transactionOptions, zoomView: (pid) => this.zooms.get(pid) },
           { record, signal: context.signal },
           request,
         ),
@@ -213,6 +217,32 @@ export class Engine implements TandemEngine {
     // Frontmost first; windows whose place in the stack is unknown last, in the order listed.
     const place = (window: WindowInfo): number => window.zOrder ?? Number.MAX_SAFE_INTEGER;
     return [...shown].sort((a, b) => place(a) - place(b));
+  }
+
+  /**
+   * A crop of one of pid's windows (window_id, else its frontmost) around `region` (window-local
+   * points) at full resolution, password fields painted over; remembered for clicks in its pixels.
+   * Read-only: no guard, nothing moves.
+   */
+  async zoom(pid: number, windowId: number | undefined, region: Rect, context: CallContext = {}): Promise<ZoomImage> {
+    this.assertOpen();
+    checkPid(pid);
+    const numbers = [region?.x, region?.y, region?.width, region?.height];
+    if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n) && Math.abs(n) <= LIMITS.coordinate) || !(region.width > 0 && region.height > 0)) {
+      throw new TandemError('bad-input', 'region needs x, y (window-local points) and a positive width and height, each within ±100,000.');
+    }
+    return this.queue.run(async () => {
+      const progress = this.readProgress(context.signal);
+      await this.requireApp(pid, progress);
+      const window = chooseWindow(await this.desktop.windows(pid, progress), pid, windowId);
+      const [screenshot, tree] = await Promise.all([
+        this.desktop.screenshot({ windowId: window.windowId, pid }, progress),
+        this.desktop.snapshot(pid, this.transactionOptions.snapshotLimits, progress),
+      ]);
+      const image = await zoomInto(screenshot, window.bounds, region, secureAreas(tree.elements), { pid, windowId: window.windowId });
+      this.zooms.set(pid, image.view);
+      return image;
+    }, context.signal);
   }
 
   async cursorPosition(): Promise<Point> {

@@ -3,7 +3,8 @@
 // tested against the real engine over a scripted desktop, and never reach past it.
 
 import type { ArtifactFile } from './artifacts.js';
-import type { PermissionCheck, Point, RunningApp, WindowInfo } from './model.js';
+import type { PermissionCheck, Point, Rect, RunningApp, WindowInfo } from './model.js';
+import type { ZoomImage } from './zoom.js';
 import type { CallResult } from './result.js';
 import type { Step } from './steps.js';
 
@@ -98,6 +99,8 @@ export interface TandemEngine {
   listApps(): Promise<RunningApp[]>;
   /** Top-level windows (of pid, or of every app), frontmost first; read-only. */
   listWindows(pid?: number, onScreenOnly?: boolean): Promise<WindowInfo[]>;
+  /** A full-resolution crop of one of pid's windows around a window-local region; remembered for clicks in its pixels. */
+  zoom(pid: number, windowId: number | undefined, region: Rect, context?: CallContext): Promise<ZoomImage>;
   /** Where the pointer is, in screen points; read-only. */
   cursorPosition(): Promise<Point>;
   checkPermissions(): Promise<PermissionCheck[]>;

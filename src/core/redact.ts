@@ -84,7 +84,9 @@ export function describeStep(step: Step, secure: boolean): string {
           ? `${target.point.x},${target.point.y}`
           : 'windowPoint' in target
             ? `${target.windowPoint.x},${target.windowPoint.y} in ${target.windowId !== undefined ? `window ${target.windowId}` : 'its window'}`
-            : describeQuery(target.query);
+            : 'zoomPixel' in target
+              ? `${target.zoomPixel.x},${target.zoomPixel.y} in the last zoom`
+              : describeQuery(target.query);
       return `${verb} ${where}${step.modifiers.length ? ` with ${step.modifiers.join('+')}` : ''}`;
     }
     case 'type':

@@ -22,7 +22,9 @@ import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type
 import { DEFAULT_PACING } from './inputPacing.js';
 import { LIMITS } from './limits.js';
 import { normalizeKey, normalizeModifiers } from './keys.js';
-import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
+import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot } from './model.js';
+import { chooseWindow } from './windowChoice.js';
+import { screenPointOf, type ZoomView } from './zoom.js';
 import { createProgress, sleep, throwIfAborted, type Progress } from './progress.js';
 import { chooseElement, elementAtPoint, findElement, type ElementPurpose } from './query.js';
 import { explainUnreadable } from './readability.js';
@@ -48,6 +50,8 @@ export interface TransactionDeps {
   guard: GuardPolicy;
   snapshots: SnapshotCache;
   options: TransactionOptions;
+  /** The last zoom image of a pid, for clicks given in its pixels. */
+  zoomView?: (pid: number) => ZoomView | undefined;
 }
 
 /** A result before the call record frames it (its duration). */
@@ -160,6 +164,7 @@ export function normalizeStep(step: Step, position: number): Step {
 
 function clickTarget(target: ClickStep['target'] | undefined, what: string): ClickStep['target'] {
   if (target && 'point' in target) return { point: checkPoint(target.point, what) };
+  if (target && 'zoomPixel' in target) return { zoomPixel: checkPoint(target.zoomPixel, what) };
   if (target && 'windowPoint' in target) {
     const windowId = target.windowId;
     if (windowId !== undefined && (!Number.isInteger(windowId) || windowId < 0 || windowId > 0xffffffff)) throw bad(`${what}: window_id must be a window id from list_windows.`);
@@ -613,14 +618,15 @@ class Transaction {
 
   /** A point relative to one of the app's windows (its frontmost unless one is named), on the screen. */
   private async windowToScreen(target: { windowPoint: Point; windowId?: number }): Promise<Point> {
-    const windows = await this.desktop.windows(this.request.pid, this.progress);
-    const place = (window: WindowInfo): number => window.zOrder ?? Number.MAX_SAFE_INTEGER;
-    const window = target.windowId !== undefined ? windows.find((w) => w.windowId === target.windowId) : [...windows].sort((a, b) => place(a) - place(b))[0];
-    if (!window) {
-      throw new TandemError('not-found', target.windowId !== undefined ? `pid ${this.request.pid} has no window ${target.windowId}.` : `pid ${this.request.pid} has no window.`, { windowId: target.windowId ?? null, windows: windows.map((w) => w.windowId) });
-    }
-    if (!window.bounds) throw new TandemError('unsupported', `Window ${window.windowId} has no position on screen (minimised?).`, { windowId: window.windowId });
+    const window = chooseWindow(await this.desktop.windows(this.request.pid, this.progress), this.request.pid, target.windowId);
     return { x: Math.round(window.bounds.x + target.windowPoint.x), y: Math.round(window.bounds.y + target.windowPoint.y) };
+  }
+
+  /** A pixel of the app's last zoom image, on the screen. */
+  private zoomToScreen(pixel: Point): Point {
+    const view = this.deps.zoomView?.(this.request.pid);
+    if (!view) throw new TandemError('not-found', `There is no zoom image of pid ${this.request.pid} to click in: call zoom on it first.`, { zoom: null });
+    return screenPointOf(view, pixel);
   }
 
   private async runStep(step: Step, index: number): Promise<string> {
@@ -637,7 +643,7 @@ class Transaction {
           if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen: use press_ax_and_traverse (action "press") or set_selected_and_traverse instead.`);
           point = centreOf(bounds);
         } else {
-          point = 'windowPoint' in step.target ? await this.windowToScreen(step.target) : step.target.point;
+          point = 'windowPoint' in step.target ? await this.windowToScreen(step.target) : 'zoomPixel' in step.target ? this.zoomToScreen(step.target.zoomPixel) : step.target.point;
           element = elementAtPoint((await this.freshTree()).elements, point);
         }
         const reached = await scrollIntoView(

@@ -10,7 +10,7 @@ import type { MouseButton } from '../core/desktop.js';
 import type { ClickStep } from '../core/steps.js';
 import { defineTool } from './defineTool.js';
 import { callResultOutput } from './outputSchemas.js';
-import { coordinate, elementIndexParam, inlineParam, nameList, pidParam, toolInput, wholeNumber } from './params.js';
+import { coordinate, elementIndexParam, flag, inlineParam, nameList, pidParam, toolInput, wholeNumber } from './params.js';
 import { renderCallResult } from './render.js';
 import { stepsFromInput, stepsParam } from './stepInput.js';
 
@@ -22,6 +22,7 @@ export const driverClickShape = {
   x: coordinate('x', WINDOW_POINT_HINT).optional().describe(`Instead of element_index: x of the click in points from the window's left edge. ${WINDOW_POINT_HINT}`),
   y: coordinate('y', WINDOW_POINT_HINT).optional().describe("y of the click in points from the window's top edge."),
   window_id: wholeNumber('window_id', { min: 0, max: 0xffffffff, hint: 'Take it from list_windows.' }).optional().describe("With x,y: the window they are relative to (from list_windows); default the app's frontmost window."),
+  from_zoom: flag('from_zoom').optional().describe("true: x,y are pixels of this app's last zoom image (the zoom tool), mapped back to the screen."),
   modifiers: nameList('modifiers', '["shift"]').optional().describe('Modifier keys held during the click, e.g. ["shift"] to extend a selection, ["control"] to add to it.'),
   steps: stepsParam,
   inline: inlineParam(),
@@ -32,6 +33,7 @@ export interface DriverClickFields {
   x?: number;
   y?: number;
   window_id?: number;
+  from_zoom?: boolean;
   modifiers?: string[];
 }
 
@@ -40,12 +42,16 @@ export function driverClickStep(fields: DriverClickFields, button: MouseButton, 
   const hasPoint = fields.x !== undefined || fields.y !== undefined;
   const base = { kind: 'click' as const, button, count, modifiers: normalizeModifiers(fields.modifiers) };
   if (fields.element_index !== undefined) {
-    if (hasPoint || fields.window_id !== undefined) throw new TandemError('bad-input', 'Send element_index, or x and y (with window_id if you like), not both.');
+    if (hasPoint || fields.window_id !== undefined || fields.from_zoom) throw new TandemError('bad-input', 'Send element_index, or x and y (with window_id if you like), not both.');
     return { ...base, target: { query: { index: fields.element_index } } };
   }
   if (fields.x === undefined || fields.y === undefined) {
     if (!hasPoint) throw new TandemError('bad-input', `Say what to click: element_index from the latest tree, or x and y within the app's window (0 to ${LIMITS.coordinate} points from its top-left).`);
     throw new TandemError('bad-input', `Send both x and y (${fields.x === undefined ? 'x' : 'y'} is missing), relative to the window's top-left.`);
+  }
+  if (fields.from_zoom) {
+    if (fields.window_id !== undefined) throw new TandemError('bad-input', 'from_zoom points are pixels of the last zoom image, which knows its window: leave window_id out.');
+    return { ...base, target: { zoomPixel: { x: fields.x, y: fields.y } } };
   }
   return { ...base, target: { windowPoint: { x: fields.x, y: fields.y }, ...(fields.window_id !== undefined ? { windowId: fields.window_id } : {}) } };
 }

@@ -90,3 +90,14 @@ export const permissionsOutput = z.object({
 });
 
 export type PermissionsOutput = z.output<typeof permissionsOutput>;
+
+export const zoomOutput = z.object({
+  pid: z.number(),
+  window_id: z.number(),
+  width: z.number(),
+  height: z.number(),
+  points_per_pixel: z.number(),
+  region: boundsOutput,
+});
+
+export type ZoomOutput = z.output<typeof zoomOutput>;

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
 import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { FixtureApp, McpSession, activeWindowPid, centre, delay, eventually, findElement, parseTreeLines, startDesktopSession, stopDesktopSession } from '../support/e2eHarness.js';
 
@@ -72,5 +73,23 @@ describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
     assert.equal(await activeWindowPid(desktop), fixture.pid, 'the fixture is the active window');
     await delay(500);
     assert.equal(await activeWindowPid(desktop), fixture.pid, 'and stays so: nothing put the previous app back');
+  });
+
+  test('should zoom into the button at full resolution and click the pixel the model picks in that image', async () => {
+    await server.callOk('bring_to_front', { pid: fixture.pid });
+    const [window] = (await server.callOk('list_windows', { pid: fixture.pid })).structured.windows as Array<{ bounds: { x: number; y: number } }>;
+    const button = parseTreeLines((await treeLines()).lines.join('\n')).find((line) => line.role === 'PushButton' && line.text.startsWith('Count:'));
+    assert.ok(button, 'the counter button');
+    const zoomed = await server.client.callTool({ name: 'zoom', arguments: { pid: fixture.pid, x: button.x - window.bounds.x, y: button.y - window.bounds.y, width: button.width, height: button.height } });
+    const content = zoomed.content as Array<{ type: string; data?: string }>;
+    const view = zoomed.structuredContent as { width: number; height: number; points_per_pixel: number };
+    const image = await sharp(Buffer.from(content[1].data!, 'base64')).metadata();
+    assert.deepEqual([image.width, image.height], [view.width, view.height]);
+    assert.equal(view.points_per_pixel, 1, 'full resolution on this 1× screen');
+    assert.ok(view.width > button.width && view.width <= button.width * 1.4 + 2, `padded by a fifth each side: ${view.width} px for a ${button.width}-point button`);
+    const before = fixture.eventsNamed('count').length;
+    await server.callOk('click', { pid: fixture.pid, from_zoom: true, x: Math.round(view.width / 2), y: Math.round(view.height / 2) });
+    await fixture.waitForEvent(() => fixture.eventsNamed('count').length === before + 1);
+    assert.equal(fixture.eventsNamed('count').length, before + 1, 'the click in the zoom image reached the button');
   });
 });

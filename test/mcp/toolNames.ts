@@ -13,6 +13,7 @@ export const TOOL_NAMES = [
   'list_applications',
   'list_windows',
   'get_window_state',
+  'zoom',
   'get_cursor_position',
   'check_permissions',
   'click',

@@ -78,4 +78,22 @@ describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
     assert.match(textOf(paused), /paused/);
     assert.equal(fixture.desktop.frontmostPid, COUNTER, 'nothing moved while paused');
   });
+
+  it('should zoom into a region of the window, and click a pixel of that image where it shows on screen', async () => {
+    fixture = await mcpFixture();
+    // The "Count: 0" button spans window-local 10..110 × 10..40; the capture is a quarter scale.
+    const zoomed = await fixture.call('zoom', { pid: COUNTER, x: 10, y: 10, width: 100, height: 30 });
+    assert.equal(zoomed.isError, undefined, textOf(zoomed));
+    assert.deepEqual(zoomed.content.map((item) => item.type), ['text', 'image']);
+    assert.match(line(zoomed, 'hint') ?? '', /from_zoom/);
+    const view = zoomed.structuredContent as { width: number; height: number; points_per_pixel: number; region: { x: number; y: number } };
+    assert.deepEqual(view.region, { x: 0, y: 4, width: 130, height: 42 });
+    // The button's centre (60, 25) in the image's pixels.
+    const pixel = { x: Math.round((60 - view.region.x) / view.points_per_pixel), y: Math.round((25 - view.region.y) / view.points_per_pixel) };
+    const clicked = await fixture.call('click', { pid: COUNTER, from_zoom: true, ...pixel });
+    assert.deepEqual(callResultOutput.parse(clicked.structuredContent).text_changes, [{ role: 'PushButton', before: 'Count: 0', after: 'Count: 1' }], textOf(clicked));
+    const noZoom = await fixture.call('click', { pid: FINDER, from_zoom: true, x: 1, y: 1 });
+    assert.equal(noZoom.isError, true);
+    assert.match(textOf(noZoom), /no zoom image of pid 100/);
+  });
 });

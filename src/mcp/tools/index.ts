@@ -19,6 +19,7 @@ import { scrollAndTraverse } from './scrollAndTraverse.js';
 import { setSelectedAndTraverse } from './setSelectedAndTraverse.js';
 import { setValueAndTraverse } from './setValueAndTraverse.js';
 import { typeAndTraverse } from './typeAndTraverse.js';
+import { zoom } from './zoom.js';
 
 export const tools: readonly ToolDefinition[] = [
   openApplication,
@@ -33,6 +34,7 @@ export const tools: readonly ToolDefinition[] = [
   listApplications,
   listWindows,
   getWindowState,
+  zoom,
   getCursorPosition,
   checkPermissions,
   click,

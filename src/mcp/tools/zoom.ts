@@ -1,0 +1,49 @@
+import { defineTool } from '../defineTool.js';
+import { zoomOutput, type ZoomOutput } from '../outputSchemas.js';
+import { coordinate, pidParam, size, toolInput, wholeNumber } from '../params.js';
+
+const LOCAL = 'Window-local points: 0,0 is the top-left of the window.';
+
+export const zoom = defineTool({
+  name: 'zoom',
+  title: 'Zoom into part of a window',
+  description:
+    "Returns a full-resolution image of a region of the app's window (x, y, width, height in points from the window's top-left; window_id from list_windows, else its frontmost), padded 20 % on each side, at most 1,000 px wide. " +
+    'Read-only. To click something in it, call click (or double_click, right_click) with from_zoom: true and x, y in the pixels of this image.',
+  type: 'readOnly',
+  inputSchema: toolInput({
+    pid: pidParam(),
+    window_id: wholeNumber('window_id', { min: 0, max: 0xffffffff, hint: 'Take it from list_windows.' }).optional().describe("Which of the app's windows (from list_windows); default its frontmost."),
+    x: coordinate('x', LOCAL).describe(`Left of the region. ${LOCAL}`),
+    y: coordinate('y', LOCAL).describe('Top of the region, in points from the window\'s top.'),
+    width: size('width').describe('Width of the region in points.'),
+    height: size('height').describe('Height of the region in points.'),
+  }),
+  outputSchema: zoomOutput,
+  handle: async (engine, args, context) => {
+    const image = await engine.zoom(args.pid, args.window_id, { x: args.x, y: args.y, width: args.width, height: args.height }, context);
+    const { view, shown } = image;
+    const structured: ZoomOutput = {
+      pid: view.pid,
+      window_id: view.windowId,
+      width: view.width,
+      height: view.height,
+      points_per_pixel: view.pointsPerPixel,
+      region: shown,
+    };
+    const lines = [
+      'status: ok',
+      `pid: ${view.pid}`,
+      `window_id: ${view.windowId}`,
+      `image: ${view.width}×${view.height} pixels showing ${Math.round(shown.width)}×${Math.round(shown.height)} points from ${Math.round(shown.x)},${Math.round(shown.y)} of the window (1 pixel = ${view.pointsPerPixel.toFixed(3)} points)`,
+      `hint: To click in it: click {"pid": ${view.pid}, "from_zoom": true, "x": <pixel x>, "y": <pixel y>}. A later zoom of this app replaces this one.`,
+    ];
+    return {
+      content: [
+        { type: 'text', text: lines.join('\n') },
+        { type: 'image', data: image.png.toString('base64'), mimeType: 'image/png' },
+      ],
+      structuredContent: structured,
+    };
+  },
+});
