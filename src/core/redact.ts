@@ -4,7 +4,7 @@
 // Log lines never carry typed text at all, secure or not.
 
 import type { ElementNode, Rect, TreeSnapshot } from './model.js';
-import type { ElementQuery, Step } from './steps.js';
+import type { ClickStep, ElementQuery, Step } from './steps.js';
 import { quoteText } from './treeFormat.js';
 
 /** How typed text (or a set value) is shown when its destination is a secure field: nothing of it, not its length. */
@@ -73,28 +73,27 @@ export function shownText(text: string, secure: boolean): string {
   return secure ? secureTextLabel(text) : quoteText(text);
 }
 
+/** Where a pointer step aims, for the feed. */
+function describeTarget(target: ClickStep['target']): string {
+  if ('point' in target) return `${target.point.x},${target.point.y}`;
+  if ('windowPoint' in target) return `${target.windowPoint.x},${target.windowPoint.y} in ${target.windowId !== undefined ? `window ${target.windowId}` : 'its window'}`;
+  if ('zoomPixel' in target) return `${target.zoomPixel.x},${target.zoomPixel.y} in the last zoom`;
+  return describeQuery(target.query);
+}
+
 /** A one-line label for the feed ("Click \"Save\"", "Type [secure text]"). */
 export function describeStep(step: Step, secure: boolean): string {
   switch (step.kind) {
     case 'click': {
       const verb = step.count === 2 ? 'Double-click' : step.button === 'right' ? 'Right-click' : step.button === 'middle' ? 'Middle-click' : 'Click';
-      const target = step.target;
-      const where =
-        'point' in target
-          ? `${target.point.x},${target.point.y}`
-          : 'windowPoint' in target
-            ? `${target.windowPoint.x},${target.windowPoint.y} in ${target.windowId !== undefined ? `window ${target.windowId}` : 'its window'}`
-            : 'zoomPixel' in target
-              ? `${target.zoomPixel.x},${target.zoomPixel.y} in the last zoom`
-              : describeQuery(target.query);
-      return `${verb} ${where}${step.modifiers.length ? ` with ${step.modifiers.join('+')}` : ''}`;
+      return `${verb} ${describeTarget(step.target)}${step.modifiers.length ? ` with ${step.modifiers.join('+')}` : ''}`;
     }
     case 'type':
       return `Type ${shownText(step.text, secure)}`;
     case 'press':
       return `Press ${[...step.modifiers, step.key].join('+')}`;
     case 'scroll':
-      return `Scroll ${step.deltaX},${step.deltaY} at ${step.point.x},${step.point.y}`;
+      return `Scroll ${step.deltaX},${step.deltaY} at ${describeTarget(step.target)}`;
     case 'wait':
       return `Wait ${step.ms} ms`;
     case 'element-action':

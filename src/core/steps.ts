@@ -43,7 +43,8 @@ export interface PressStep {
 
 export interface ScrollStep {
   kind: 'scroll';
-  point: Point;
+  /** Where the wheel turns: a screen point, over an element (its centre), or a window-local point. */
+  target: ClickTarget;
   /** Lines; positive = content moves up (wheel down), like the reference server's deltaY. */
   deltaY: number;
   deltaX: number;

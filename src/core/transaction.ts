@@ -137,12 +137,12 @@ export function normalizeStep(step: Step, position: number): Step {
     case 'press':
       return { ...step, key: normalizeKey(step.key), modifiers: normalizeModifiers(step.modifiers) };
     case 'scroll': {
-      const point = checkPoint(step.point, what);
+      const target = clickTarget(step.target, what);
       const deltaX = step.deltaX ?? 0;
       if (!finite(step.deltaY) || !finite(deltaX)) throw bad(`${what}: deltaY and deltaX must be numbers of lines.`);
       if (step.deltaY === 0 && deltaX === 0) throw bad(`${what}: deltaY or deltaX must not be 0.`);
       if (!within(step.deltaY, LIMITS.scrollLines) || !within(deltaX, LIMITS.scrollLines)) throw bad(`${what}: scroll at most ${LIMITS.scrollLines} lines either way per step.`);
-      return { ...step, point, deltaX: Math.round(deltaX), deltaY: Math.round(step.deltaY) };
+      return { ...step, target, deltaX: Math.round(deltaX), deltaY: Math.round(step.deltaY) };
     }
     case 'wait':
       if (!finite(step.ms) || step.ms < 0 || step.ms > LIMITS.waitMs) throw bad(`${what}: ms must be a number of milliseconds from 0 to ${LIMITS.waitMs}.`);
@@ -616,6 +616,18 @@ class Transaction {
     return false;
   }
 
+  /** Where a pointer step (a scroll) aims, on the screen, and the element there when known. */
+  private async pointerAt(target: ClickStep['target'], index: number): Promise<{ point: Point; element: ElementNode | null }> {
+    if ('query' in target) {
+      const element = await this.locate(target.query, index);
+      const bounds = element.bounds ?? estimateBounds(this.current.elements, element);
+      if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen.`, { index: element.index });
+      return { point: centreOf(bounds), element };
+    }
+    const point = 'windowPoint' in target ? await this.windowToScreen(target) : 'zoomPixel' in target ? this.zoomToScreen(target.zoomPixel) : target.point;
+    return { point, element: null };
+  }
+
   /** A point relative to one of the app's windows (its frontmost unless one is named), on the screen. */
   private async windowToScreen(target: { windowPoint: Point; windowId?: number }): Promise<Point> {
     const window = chooseWindow(await this.desktop.windows(this.request.pid, this.progress), this.request.pid, target.windowId);
@@ -686,12 +698,13 @@ class Transaction {
         return `pressed ${[...step.modifiers, step.key].join('+')}`;
       }
       case 'scroll': {
-        await this.desktop.scroll(step.point, step.deltaX, step.deltaY, progress);
+        const { point, element } = await this.pointerAt(step.target, index);
+        await this.desktop.scroll(point, step.deltaX, step.deltaY, progress);
         this.treeIsStale = true;
         const parts: string[] = [];
         if (step.deltaY) parts.push(`${Math.abs(step.deltaY)} lines ${step.deltaY > 0 ? 'down' : 'up'}`);
         if (step.deltaX) parts.push(`${Math.abs(step.deltaX)} lines ${step.deltaX > 0 ? 'right' : 'left'}`);
-        return `scrolled ${parts.join(' and ')} at ${step.point.x},${step.point.y}`;
+        return `scrolled ${parts.join(' and ')} ${element ? `over ${formatElementLabel(element)} ` : ''}at ${point.x},${point.y}`;
       }
       case 'wait':
         await sleep(step.ms, progress);

@@ -7,7 +7,7 @@ import { TandemError } from '../core/errors.js';
 import { normalizeModifiers } from '../core/keys.js';
 import { LIMITS } from '../core/limits.js';
 import type { MouseButton } from '../core/desktop.js';
-import type { ClickStep } from '../core/steps.js';
+import type { ClickStep, ClickTarget } from '../core/steps.js';
 import { defineTool } from './defineTool.js';
 import { callResultOutput } from './outputSchemas.js';
 import { coordinate, elementIndexParam, flag, inlineParam, nameList, pidParam, toolInput, wholeNumber } from './params.js';
@@ -37,23 +37,27 @@ export interface DriverClickFields {
   modifiers?: string[];
 }
 
-/** The click step for one driver click; bad-input naming what to send when the target is unclear. */
-export function driverClickStep(fields: DriverClickFields, button: MouseButton, count: 1 | 2): ClickStep {
+/** Where a driver action aims: an element by index, a window-local point, or a pixel of the last zoom. */
+export function driverTarget(fields: DriverClickFields, verb = 'click'): ClickTarget {
   const hasPoint = fields.x !== undefined || fields.y !== undefined;
-  const base = { kind: 'click' as const, button, count, modifiers: normalizeModifiers(fields.modifiers) };
   if (fields.element_index !== undefined) {
     if (hasPoint || fields.window_id !== undefined || fields.from_zoom) throw new TandemError('bad-input', 'Send element_index, or x and y (with window_id if you like), not both.');
-    return { ...base, target: { query: { index: fields.element_index } } };
+    return { query: { index: fields.element_index } };
   }
   if (fields.x === undefined || fields.y === undefined) {
-    if (!hasPoint) throw new TandemError('bad-input', `Say what to click: element_index from the latest tree, or x and y within the app's window (0 to ${LIMITS.coordinate} points from its top-left).`);
+    if (!hasPoint) throw new TandemError('bad-input', `Say what to ${verb}: element_index from the latest tree, or x and y within the app's window (0 to ${LIMITS.coordinate} points from its top-left).`);
     throw new TandemError('bad-input', `Send both x and y (${fields.x === undefined ? 'x' : 'y'} is missing), relative to the window's top-left.`);
   }
   if (fields.from_zoom) {
     if (fields.window_id !== undefined) throw new TandemError('bad-input', 'from_zoom points are pixels of the last zoom image, which knows its window: leave window_id out.');
-    return { ...base, target: { zoomPixel: { x: fields.x, y: fields.y } } };
+    return { zoomPixel: { x: fields.x, y: fields.y } };
   }
-  return { ...base, target: { windowPoint: { x: fields.x, y: fields.y }, ...(fields.window_id !== undefined ? { windowId: fields.window_id } : {}) } };
+  return { windowPoint: { x: fields.x, y: fields.y }, ...(fields.window_id !== undefined ? { windowId: fields.window_id } : {}) };
+}
+
+/** The click step for one driver click; bad-input naming what to send when the target is unclear. */
+export function driverClickStep(fields: DriverClickFields, button: MouseButton, count: 1 | 2): ClickStep {
+  return { kind: 'click', button, count, modifiers: normalizeModifiers(fields.modifiers), target: driverTarget(fields) };
 }
 
 /** A click tool with a fixed button and count (double_click, right_click): declared as data. */

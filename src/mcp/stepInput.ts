@@ -230,7 +230,7 @@ export function scrollStep(fields: { x: number; y: number; deltaY: number; delta
   if (fields.deltaY === 0 && !fields.deltaX) {
     throw new TandemError('bad-input', 'deltaY (and deltaX) are 0: send a number of lines, positive to reveal content below, negative above.');
   }
-  return { kind: 'scroll', point: { x: fields.x, y: fields.y }, deltaY: fields.deltaY, deltaX: fields.deltaX ?? 0 };
+  return { kind: 'scroll', target: { point: { x: fields.x, y: fields.y } }, deltaY: fields.deltaY, deltaX: fields.deltaX ?? 0 };
 }
 
 function stepFromInput(input: StepInput): Step {

@@ -92,4 +92,16 @@ describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
     await fixture.waitForEvent(() => fixture.eventsNamed('count').length === before + 1);
     assert.equal(fixture.eventsNamed('count').length, before + 1, 'the click in the zoom image reached the button');
   });
+
+  test('should scroll the list over one of its rows by element_index: rows below the fold come into view', async () => {
+    const lastVisibleRow = (lines: string[]): number => Math.max(...parseTreeLines(lines.join('\n')).filter((line) => line.role === 'ListItem' && / visible/.test(line.line)).map((line) => Number(/^Item (\d+)$/.exec(line.text)?.[1] ?? -1)));
+    const { lines } = await treeLines();
+    const before = lastVisibleRow(lines);
+    const index = lines.findIndex((line) => /^\[\w+\] "Item 1" /.test(line)) - 4;
+    assert.ok(index >= 0 && before >= 1, 'the rows are in the tree');
+    const result = await server.callOk('scroll', { pid: fixture.pid, element_index: index, direction: 'down', amount: 10 });
+    assert.match((result.structured.steps as string[])[0], /^scrolled 10 lines down over \[\w+\] "Item 1" at \d+,\d+$/);
+    const after = lastVisibleRow((await treeLines()).lines);
+    assert.ok(after > before + 3, `rows below the fold came into view: the last visible row was Item ${before}, now Item ${after}`);
+  });
 });

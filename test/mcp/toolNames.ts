@@ -20,5 +20,6 @@ export const TOOL_NAMES = [
   'double_click',
   'right_click',
   'hotkey',
+  'scroll',
   'bring_to_front',
 ];

@@ -96,4 +96,21 @@ describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
     assert.equal(noZoom.isError, true);
     assert.match(textOf(noZoom), /no zoom image of pid 100/);
   });
+
+  it('should scroll over an element by index or at a window point, in a direction by lines', async () => {
+    fixture = await mcpFixture();
+    const tree = await fixture.call('get_window_state', { pid: COUNTER, query: '[List] "Items"' });
+    const index = /^\[element_index (\d+)\] \[List\] "Items"/m.exec(textOf(tree))?.[1];
+    assert.ok(index, textOf(tree));
+    const down = await fixture.call('scroll', { pid: COUNTER, element_index: Number(index), direction: 'down', amount: 5 });
+    assert.equal(line(down, 'status'), 'ok', textOf(down));
+    assert.match(line(down, 'steps') ?? '', /^1\/1 done: scrolled 5 lines down over \[List\] "Items" at 295,60$/);
+    // The Items list spans window-local 220..370 × 10..110; the window is at the screen's origin.
+    const left = await fixture.call('scroll', { pid: COUNTER, x: 300, y: 50, direction: 'up', amount: 2 });
+    assert.match(line(left, 'steps') ?? '', /scrolled 2 lines up at 300,50$/);
+    assert.deepEqual(fixture.desktop.actions().filter((action) => action.startsWith('scroll')), ['scroll 295,60 0,5', 'scroll 300,50 0,-2']);
+    const wrong = await fixture.call('scroll', { pid: COUNTER, x: 300, y: 50, direction: 'sideways' });
+    assert.equal(wrong.isError, true);
+    assert.match(textOf(wrong), /direction must be one of up, down, left, right/);
+  });
 });

@@ -15,6 +15,7 @@ import { openApplication } from './openApplication.js';
 import { pressAxAndTraverse } from './pressAxAndTraverse.js';
 import { pressKeyAndTraverse } from './pressKeyAndTraverse.js';
 import { refreshTraversal } from './refreshTraversal.js';
+import { scroll } from './scroll.js';
 import { scrollAndTraverse } from './scrollAndTraverse.js';
 import { setSelectedAndTraverse } from './setSelectedAndTraverse.js';
 import { setValueAndTraverse } from './setValueAndTraverse.js';
@@ -41,5 +42,6 @@ export const tools: readonly ToolDefinition[] = [
   doubleClick,
   rightClick,
   hotkey,
+  scroll,
   bringToFront,
 ];
