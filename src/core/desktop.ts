@@ -4,6 +4,7 @@
 
 import type {
   ElementNode,
+  Display,
   Frontmost,
   Modifier,
   PermissionCheck,
@@ -80,6 +81,8 @@ export interface Desktop {
   activate(pid: number, windowId: number | undefined, progress: Progress): Promise<boolean>;
   windows(pid: number | undefined, progress: Progress): Promise<WindowInfo[]>;
   cursorPosition(): Promise<Point>;
+  /** The displays (monitors), primary first. */
+  displays(progress: Progress): Promise<Display[]>;
   /** Moves the pointer without clicking (warp). */
   moveCursor(point: Point): Promise<void>;
   /** Opens by name/id/path; resolves once the app answers on the accessibility bus. */

@@ -10,7 +10,7 @@ import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEn
 import { TandemError, toTandemError } from './errors.js';
 import { TypedEmitter } from './events.js';
 import { DEFAULT_WATCHDOG_MS, GuardPolicy } from './guard.js';
-import type { PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
+import type { Display, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
 import { chooseWindow } from './windowChoice.js';
 import { zoomInto, type ZoomImage, type ZoomView } from './zoom.js';
 import { createProgress, type Progress } from './progress.js';
@@ -243,6 +243,11 @@ export class Engine implements TandemEngine {
       this.zooms.set(pid, image.view);
       return image;
     }, context.signal);
+  }
+
+  async displays(): Promise<Display[]> {
+    this.assertOpen();
+    return this.desktop.displays(this.readProgress());
   }
 
   async cursorPosition(): Promise<Point> {

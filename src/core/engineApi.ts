@@ -3,7 +3,7 @@
 // tested against the real engine over a scripted desktop, and never reach past it.
 
 import type { ArtifactFile } from './artifacts.js';
-import type { PermissionCheck, Point, Rect, RunningApp, WindowInfo } from './model.js';
+import type { Display, PermissionCheck, Point, Rect, RunningApp, WindowInfo } from './model.js';
 import type { ZoomImage } from './zoom.js';
 import type { CallResult } from './result.js';
 import type { Step } from './steps.js';
@@ -101,6 +101,8 @@ export interface TandemEngine {
   listWindows(pid?: number, onScreenOnly?: boolean): Promise<WindowInfo[]>;
   /** A full-resolution crop of one of pid's windows around a window-local region; remembered for clicks in its pixels. */
   zoom(pid: number, windowId: number | undefined, region: Rect, context?: CallContext): Promise<ZoomImage>;
+  /** The displays, primary first (bounds in screen points, pixels per point); read-only. */
+  displays(): Promise<Display[]>;
   /** Where the pointer is, in screen points; read-only. */
   cursorPosition(): Promise<Point>;
   checkPermissions(): Promise<PermissionCheck[]>;

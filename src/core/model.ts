@@ -37,6 +37,17 @@ export interface WindowInfo {
   onScreen?: boolean;
 }
 
+/** One display (monitor) of the desktop. */
+export interface Display {
+  /** Backend id (CGDirectDisplayID; the RandR monitor's name atom on X11). */
+  id: number;
+  /** Global screen points, the space of tree coordinates. */
+  bounds: Rect;
+  /** Image pixels per point (2 on Retina; 1 on X11). */
+  scale: number;
+  primary: boolean;
+}
+
 export interface Frontmost {
   pid: number;
   app: string;

@@ -48,6 +48,7 @@ export class LazyDesktop implements Desktop {
   activate: Desktop['activate'] = async (...args) => (await this.get()).activate(...args);
   windows: Desktop['windows'] = async (...args) => (await this.get()).windows(...args);
   cursorPosition: Desktop['cursorPosition'] = async () => (await this.get()).cursorPosition();
+  displays: Desktop['displays'] = async (...args) => (await this.get()).displays(...args);
   moveCursor: Desktop['moveCursor'] = async (...args) => (await this.get()).moveCursor(...args);
   openApp: Desktop['openApp'] = async (...args) => (await this.get()).openApp(...args);
   snapshot: Desktop['snapshot'] = async (...args) => (await this.get()).snapshot(...args);

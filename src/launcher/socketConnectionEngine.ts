@@ -25,6 +25,7 @@ export function connectionEngine(engine: TandemEngine, scope: ConnectionScope): 
     listApps: () => engine.listApps(),
     listWindows: (pid?: number, onScreenOnly?: boolean) => engine.listWindows(pid, onScreenOnly),
     cursorPosition: () => engine.cursorPosition(),
+    displays: () => engine.displays(),
     zoom: (pid: number, windowId: number | undefined, region, context?: CallContext) => engine.zoom(pid, windowId, region, scoped(context, scope)),
     checkPermissions: () => engine.checkPermissions(),
     listArtifacts: (limit?: number) => engine.listArtifacts(limit),

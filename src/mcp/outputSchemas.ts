@@ -101,3 +101,10 @@ export const zoomOutput = z.object({
 });
 
 export type ZoomOutput = z.output<typeof zoomOutput>;
+
+export const displaysOutput = z.object({
+  displays: z.array(z.object({ id: z.number(), bounds: boundsOutput, scale: z.number(), primary: z.boolean(), pixel_width: z.number(), pixel_height: z.number() })),
+  count: z.number(),
+});
+
+export type DisplaysOutput = z.output<typeof displaysOutput>;

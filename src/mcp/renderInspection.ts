@@ -2,9 +2,9 @@
 // or check) and the same facts as structuredContent.
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { PermissionCheck, Point, WindowInfo } from '../core/model.js';
+import type { Display, PermissionCheck, Point, WindowInfo } from '../core/model.js';
 import { quoteText } from '../core/treeFormat.js';
-import type { PermissionsOutput, WindowsOutput } from './outputSchemas.js';
+import type { DisplaysOutput, PermissionsOutput, WindowsOutput } from './outputSchemas.js';
 
 const round = (value: number): number => Math.round(value);
 
@@ -60,6 +60,20 @@ export function renderPermissions(checks: readonly PermissionCheck[]): CallToolR
     missing.length
       ? `hint: ${missing.map((check) => check.id).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not granted: tell the person the remedy; only they can change it (or run \`tandem doctor\`).`
       : 'hint: Everything Tandem needs is in place.',
+  ];
+  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
+}
+
+export function renderDisplays(displays: readonly Display[]): CallToolResult {
+  const structured: DisplaysOutput = {
+    displays: displays.map(({ id, bounds, scale, primary }) => ({ id, bounds, scale, primary, pixel_width: Math.round(bounds.width * scale), pixel_height: Math.round(bounds.height * scale) })),
+    count: displays.length,
+  };
+  const lines = [
+    'status: ok',
+    `count: ${displays.length}`,
+    ...structured.displays.map((d) => `display: ${d.id} x:${round(d.bounds.x)} y:${round(d.bounds.y)} w:${round(d.bounds.width)} h:${round(d.bounds.height)} scale:${d.scale} (${d.pixel_width}×${d.pixel_height} pixels)${d.primary ? ' primary' : ''}`),
+    'hint: Bounds are screen points, the space of tree coordinates; scale is image pixels per point.',
   ];
   return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
 }

@@ -9,6 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { FixtureApp, McpSession, SYSTEM_PYTHON, activeWindowPid, eventually, pointerPosition, startDesktopSession, stopDesktopSession } from '../support/e2eHarness.js';
 import { SimulatedHuman } from '../support/simulatedHuman.js';
+import { X11Connection } from '../../native/linux/x11Connection.js';
+import { parseMonitors, rrDeleteMonitorRequest, rrGetMonitorsRequest, rrSetMonitorRequest } from '../../native/linux/randrRequests.js';
 
 const run = promisify(execFile);
 
@@ -80,5 +82,33 @@ describe('inspection tools on a real desktop', { timeout: 120_000 }, () => {
     const checks = result.structured.checks as Array<{ id: string; state: string }>;
     for (const id of ['display', 'xtest', 'xinput', 'atspi-bus']) assert.equal(checks.find((check) => check.id === id)?.state, 'granted', `${id}: ${JSON.stringify(checks)}`);
     assert.ok(!('human_input_blocked' in result.structured));
+  });
+
+  test('should give the display size, and each monitor once the screen is split in two (RandR monitors), primary first', async () => {
+    type Listed = { displays: Array<{ bounds: { x: number; y: number; width: number; height: number }; scale: number; primary: boolean }> };
+    const one = (await server.callOk('get_screen_size', {})).structured as Listed;
+    assert.deepEqual(one.displays.map(({ bounds, scale }) => [bounds, scale]), [[{ x: 0, y: 0, width: desktop.width, height: desktop.height }, 1]]);
+    const rr = await X11Connection.open(desktop.display);
+    const randr = await rr.request<{ majorOpcode: number }>((callback) => rr.client.QueryExtension('RANDR', callback));
+    const names = await Promise.all([rr.atom('TANDEM-SIZE-LEFT'), rr.atom('TANDEM-SIZE-RIGHT')]);
+    const half = Math.floor(desktop.width / 2);
+    try {
+      const [whole] = await rr.requestRaw(rrGetMonitorsRequest(randr.majorOpcode, rr.root), parseMonitors);
+      rr.sendRaw(rrSetMonitorRequest(randr.majorOpcode, rr.root, { name: names[1], primary: false, x: half, y: 0, width: desktop.width - half, height: desktop.height }));
+      rr.sendRaw(rrSetMonitorRequest(randr.majorOpcode, rr.root, { name: names[0], primary: true, x: 0, y: 0, width: half, height: desktop.height, outputs: whole.outputs }));
+      await rr.sync();
+      const two = (await server.callOk('get_screen_size', {})).structured as Listed;
+      assert.deepEqual(
+        two.displays.map(({ bounds, primary }) => [bounds.x, bounds.width, primary]),
+        [
+          [0, half, true],
+          [half, desktop.width - half, false],
+        ],
+      );
+    } finally {
+      for (const name of names) rr.sendRaw(rrDeleteMonitorRequest(randr.majorOpcode, rr.root, name));
+      await rr.sync();
+      await rr.close();
+    }
   });
 });

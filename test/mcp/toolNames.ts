@@ -14,6 +14,7 @@ export const TOOL_NAMES = [
   'list_windows',
   'get_window_state',
   'zoom',
+  'get_screen_size',
   'get_cursor_position',
   'check_permissions',
   'click',

@@ -71,4 +71,12 @@ describe('mcp: inspection tools (read-only)', () => {
     const none = await fixture.call('get_window_state', { pid: COUNTER, query: 'no such thing' });
     assert.match(textOf(none), /0 of \d+ elements match "no such thing"\nNo element line contains that text/);
   });
+
+  it('should list the displays with their size in points and pixels', async () => {
+    fixture = await mcpFixture();
+    const result = await fixture.call('get_screen_size');
+    assert.equal(result.isError, undefined, textOf(result));
+    assert.deepEqual(result.structuredContent, { displays: [{ id: 1, bounds: { x: 0, y: 0, width: 1280, height: 800 }, scale: 2, primary: true, pixel_width: 2560, pixel_height: 1600 }], count: 1 });
+    assert.match(textOf(result), /^display: 1 x:0 y:0 w:1280 h:800 scale:2 \(2560×1600 pixels\) primary$/m);
+  });
 });

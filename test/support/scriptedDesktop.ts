@@ -60,6 +60,7 @@ import type {
 } from '../../src/core/desktop.js';
 import { TandemError } from '../../src/core/errors.js';
 import type {
+  Display,
   ElementNode,
   Frontmost,
   Modifier,
@@ -127,7 +128,7 @@ export interface ScriptedDesktopOptions {
 }
 
 export type PrimitiveName =
-  | 'listApps' | 'appForPid' | 'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'moveCursor'
+  | 'listApps' | 'appForPid' | 'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'displays' | 'moveCursor'
   | 'openApp' | 'snapshot' | 'performAction' | 'setValue' | 'setSelected' | 'waitForQuiet' | 'launchedSince'
   | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'screenshot' | 'engageGuard' | 'releaseGuard'
   | 'checkPermissions';
@@ -145,7 +146,7 @@ export interface PrimitiveBehavior {
   once?: boolean;
 }
 
-const READ_CALLS = /^(list-apps|app-for-pid|frontmost|windows|cursor|snapshot|settle|launched-since|screenshot|permissions)\b/;
+const READ_CALLS = /^(list-apps|app-for-pid|frontmost|windows|cursor|snapshot|settle|launched-since|screenshot|permissions|displays)\b/;
 const TEXT_ROLES = /text|entry|field|edit|search|combo/i;
 
 let serial = 0;
@@ -505,6 +506,11 @@ export class ScriptedDesktop implements Desktop {
       })),
     );
     return windows.map((window, zOrder) => ({ ...window, zOrder })).filter((window) => pid === undefined || window.pid === pid);
+  }
+
+  async displays(progress: Progress): Promise<Display[]> {
+    await this.enter('displays', 'displays', progress);
+    return [{ id: 1, bounds: { ...this.screen }, scale: 2, primary: true }];
   }
 
   async cursorPosition(): Promise<Point> {

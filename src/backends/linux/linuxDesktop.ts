@@ -13,7 +13,7 @@ import type {
   SettleOutcome,
   SnapshotLimits,
 } from '../../core/desktop.js';
-import type { ElementNode, Frontmost, Modifier, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from '../../core/model.js';
+import type { Display, ElementNode, Frontmost, Modifier, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from '../../core/model.js';
 import type { Progress } from '../../core/progress.js';
 import type { AtspiAccessibility } from './atspiAccessibility.js';
 import type { X11Display } from './x11Display.js';
@@ -51,6 +51,10 @@ export class LinuxDesktop implements Desktop {
 
   cursorPosition(): Promise<Point> {
     return this.x11.cursorPosition();
+  }
+
+  displays(progress: Progress): Promise<Display[]> {
+    return this.x11.displays(progress);
   }
 
   moveCursor(point: Point): Promise<void> {

@@ -5,8 +5,8 @@
 import type { CompositeExtension, ResExtension, XInputExtension, XTestExtension } from 'x11';
 import type { ClickOptions, Desktop, EngagedGuard, GuardListener, KeyName } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
-import type { Frontmost, Modifier, PermissionCheck, Point, Rect, Screenshot, WindowInfo } from '../../core/model.js';
-import type { Progress } from '../../core/progress.js';
+import type { Display, Frontmost, Modifier, PermissionCheck, Point, Rect, Screenshot, WindowInfo } from '../../core/model.js';
+import { throwIfAborted, type Progress } from '../../core/progress.js';
 import type { InsertionCounter } from '../../core/inputPacing.js';
 import { X11Connection } from '../../../native/linux/x11Connection.js';
 import { X11Capture } from './x11Capture.js';
@@ -15,14 +15,16 @@ import { X11Input } from './x11Input.js';
 import { X11Windows } from './x11Windows.js';
 import { XInputGuard } from './xinputGuard.js';
 import { X11Overlay } from './x11Overlay.js';
+import { randr15Opcode, readMonitors } from './x11Monitors.js';
 
 type X11Primitives = Pick<
   Desktop,
-  'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'moveCursor' | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'screenshot' | 'engageGuard'
+  'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'displays' | 'moveCursor' | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'screenshot' | 'engageGuard'
 >;
 
 export class X11Display implements X11Primitives {
   private guard: Promise<XInputGuard> | null = null;
+  private randrOpcode: Promise<number | null> | null = null;
   private overlay: Promise<X11Overlay | null> | null = null;
   private overlayPulse: boolean | undefined;
   private readonly windowsApi: X11Windows;
@@ -103,6 +105,13 @@ export class X11Display implements X11Primitives {
 
   cursorPosition(): Promise<Point> {
     return this.windowsApi.cursorPosition();
+  }
+
+  /** The RandR monitors, primary first (the RANDR opcode looked up once). */
+  async displays(progress: Progress): Promise<Display[]> {
+    throwIfAborted(progress);
+    this.randrOpcode ??= randr15Opcode(this.connection);
+    return readMonitors(this.connection, await this.randrOpcode);
   }
 
   moveCursor(point: Point): Promise<void> {

@@ -16,7 +16,7 @@
 import type { XEvent } from 'x11';
 import type { Rect } from '../../core/model.js';
 import type { X11Connection } from '../../../native/linux/x11Connection.js';
-import { parseMonitors, parseRrVersion, rrGetMonitorsRequest, rrQueryVersionRequest } from '../../../native/linux/randrRequests.js';
+import { randr15Opcode, readMonitors } from './x11Monitors.js';
 import { SHAPE_KIND, parseShapeVersion, shapeQueryVersionRequest, shapeRectanglesRequest } from '../../../native/linux/shapeRequests.js';
 import { animationsEnabled } from './gtkAnimations.js';
 import { renderLabel, type LabelImage } from './overlayLabel.js';
@@ -312,17 +312,7 @@ export class X11Overlay {
 
   /** Active monitors (RandR 1.5), else the whole screen. */
   private async readMonitors(): Promise<Rect[]> {
-    const whole = [{ x: 0, y: 0, width: this.connection.screen.pixel_width, height: this.connection.screen.pixel_height }];
-    if (this.randrOpcode === null) return whole;
-    try {
-      const monitors = await this.connection.requestRaw(rrGetMonitorsRequest(this.randrOpcode, this.connection.root), parseMonitors);
-      const lit = monitors.filter((monitor) => monitor.width > 0 && monitor.height > 0);
-      // The primary monitor first: with one label per monitor the order only matters to tests.
-      lit.sort((a, b) => Number(b.primary) - Number(a.primary));
-      return lit.length ? lit.map(({ x, y, width, height }) => ({ x, y, width, height })) : whole;
-    } catch {
-      return whole;
-    }
+    return (await readMonitors(this.connection, this.randrOpcode)).map((display) => display.bounds);
   }
 }
 
@@ -392,15 +382,4 @@ async function shapeInputOpcode(connection: X11Connection): Promise<number | nul
   }
 }
 
-/** The RANDR major opcode when the server speaks RandR ≥ 1.5 (monitors), else null (one screen-wide monitor). */
-async function randr15Opcode(connection: X11Connection): Promise<number | null> {
-  try {
-    const ext = await connection.request<{ present: number; majorOpcode: number }>((callback) => connection.client.QueryExtension('RANDR', callback));
-    if (!ext.present) return null;
-    const version = await connection.requestRaw(rrQueryVersionRequest(ext.majorOpcode), parseRrVersion);
-    return version.major > 1 || (version.major === 1 && version.minor >= 5) ? ext.majorOpcode : null;
-  } catch {
-    return null;
-  }
-}
 

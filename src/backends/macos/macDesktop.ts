@@ -16,7 +16,7 @@ import type {
   SnapshotLimits,
 } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
-import type { ElementNode, Frontmost, Modifier, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from '../../core/model.js';
+import type { Display, ElementNode, Frontmost, Modifier, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from '../../core/model.js';
 import { DEFAULT_PACING, InputPacer, type PacingOptions } from '../../core/inputPacing.js';
 import { type Progress, throwIfAborted } from '../../core/progress.js';
 import type { MacNative } from '../../../native/macos/macNative.js';
@@ -99,6 +99,11 @@ export class MacDesktop implements Desktop {
 
   async cursorPosition(): Promise<Point> {
     return this.input.cursorPosition();
+  }
+
+  async displays(_progress: Progress): Promise<Display[]> {
+    // Primary first, as on X11.
+    return readDisplays(this.native).sort((a, b) => Number(b.primary) - Number(a.primary));
   }
 
   async moveCursor(point: Point): Promise<void> {

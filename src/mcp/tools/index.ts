@@ -8,6 +8,7 @@ import { hotkey } from './hotkey.js';
 import { rightClick } from './rightClick.js';
 import { clickAndTraverse } from './clickAndTraverse.js';
 import { getCursorPosition } from './getCursorPosition.js';
+import { getScreenSize } from './getScreenSize.js';
 import { getWindowState } from './getWindowState.js';
 import { listApplications } from './listApplications.js';
 import { listWindows } from './listWindows.js';
@@ -36,6 +37,7 @@ export const tools: readonly ToolDefinition[] = [
   listWindows,
   getWindowState,
   zoom,
+  getScreenSize,
   getCursorPosition,
   checkPermissions,
   click,
