@@ -54,6 +54,15 @@ describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
     assert.equal(tree.find((line) => line.role === 'Text' && line.text === 'Name entry')?.value, 'replaced');
   });
 
+  test('should double-click a word of the field by element_index, selecting it, so the next typing replaces it', async () => {
+    const { lines } = await treeLines();
+    const index = lines.findIndex((line) => line.startsWith('[Text] "Name entry"')) - 4;
+    assert.ok(index >= 0, 'the name field is in the tree');
+    await server.callOk('double_click', { pid: fixture.pid, element_index: index, steps: [{ action: 'type', text: 'swapped' }] });
+    await fixture.waitForEvent((event) => event.event === 'name' && event.text === 'swapped');
+    assert.equal(fixture.lastName(), 'swapped', 'the double click selected the one word the field held');
+  });
+
   test('should find an element by a query with its element_index, and click it by that index', async () => {
     const state = await server.client.callTool({ name: 'get_window_state', arguments: { pid: fixture.pid, query: 'Count:' } });
     const elements = (state.content as Array<{ type: string; text?: string }>)[1].text ?? '';
