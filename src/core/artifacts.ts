@@ -127,10 +127,9 @@ interface CallFiles {
   base: string;
   ms: number;
   seq: number;
-  files: string[];
+  /** Each file's name and size (as scanned, or as written). */
+  files: Map<string, number>;
   bytes: number;
-  /** Each file's size (as scanned, or as written). */
-  fileBytes: Map<string, number>;
 }
 
 export class ArtifactStore {
@@ -181,15 +180,14 @@ export class ArtifactStore {
   async writeCall(tool: string, content: { text: string; screenshot?: Screenshot; crosshair?: Point; covered?: readonly Rect[]; png?: Buffer }): Promise<WrittenCall> {
     const textData = Buffer.from(content.text, 'utf8');
     const { base, textPath, ms, seq } = await this.createTextFile(safeToolName(tool), textData);
-    const written: CallFiles = { base, ms, seq, files: [path.basename(textPath)], bytes: textData.length, fileBytes: new Map([[path.basename(textPath), textData.length]]) };
+    const written: CallFiles = { base, ms, seq, files: new Map([[path.basename(textPath), textData.length]]), bytes: textData.length };
     let pngPath: string | undefined;
     if (content.png || content.screenshot) {
       const png = content.png ?? (await pngWithCrosshair(content.screenshot!, content.crosshair, content.covered));
       pngPath = path.join(this.dir, `${base}.png`);
       await writeExclusive(pngPath, png);
-      written.files.push(path.basename(pngPath));
+      written.files.set(path.basename(pngPath), png.length);
       written.bytes += png.length;
-      written.fileBytes.set(path.basename(pngPath), png.length);
     }
     await this.prune(written);
     return { textPath, textBytes: textData.length, pngPath };
@@ -200,9 +198,9 @@ export class ArtifactStore {
     const calls = (await this.scan()).reverse();
     const files: ArtifactFile[] = [];
     for (const call of calls) {
-      for (const name of [...call.files].sort((a, b) => Number(a.endsWith('.png')) - Number(b.endsWith('.png')))) {
+      for (const [name, bytes] of [...call.files].sort(([a], [b]) => Number(a.endsWith('.png')) - Number(b.endsWith('.png')))) {
         if (files.length >= limit) return files;
-        files.push({ name, kind: name.endsWith('.png') ? 'png' : 'text', bytes: call.fileBytes.get(name) ?? 0, ms: call.ms });
+        files.push({ name, kind: name.endsWith('.png') ? 'png' : 'text', bytes, ms: call.ms });
       }
     }
     return files;
@@ -269,7 +267,7 @@ export class ArtifactStore {
         k++;
         continue;
       }
-      for (const name of call.files) {
+      for (const name of call.files.keys()) {
         try {
           await unlink(path.join(this.dir, name));
         } catch (error) {
@@ -290,14 +288,13 @@ export class ArtifactStore {
       const base = name.slice(0, name.lastIndexOf('.'));
       let call = calls.get(base);
       if (!call) {
-        call = { base, ms: Number(match[1]), seq: match[2] ? Number(match[2]) : 1, files: [], bytes: 0, fileBytes: new Map() };
+        call = { base, ms: Number(match[1]), seq: match[2] ? Number(match[2]) : 1, files: new Map(), bytes: 0 };
         calls.set(base, call);
       }
       try {
         const info = await lstat(path.join(this.dir, name));
-        call.files.push(name);
+        call.files.set(name, info.size);
         call.bytes += info.size;
-        call.fileBytes.set(name, info.size);
       } catch (error) {
         if (errorCode(error) !== 'ENOENT') throw error; // pruned meanwhile by another writer
       }

@@ -57,7 +57,7 @@ export class CallRecord {
   }
 
   /** The result with its duration; call-finished for a started call, once. */
-  finish(result: Omit<CallResult, 'durationMs'> & { durationMs?: number }): CallResult {
+  finish(result: Omit<CallResult, 'durationMs'>): CallResult {
     const framed: CallResult = { ...result, durationMs: Math.max(0, this.deps.now() - this.startedAt) };
     if (this.started && !this.finished) {
       this.finished = true;

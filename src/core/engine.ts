@@ -11,7 +11,7 @@ import { TandemError, toTandemError } from './errors.js';
 import { TypedEmitter } from './events.js';
 import { DEFAULT_WATCHDOG_MS, GuardPolicy } from './guard.js';
 import type { Display, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
-import { chooseWindow } from './windowChoice.js';
+import { chooseWindow, frontmostFirst } from './windowChoice.js';
 import { zoomInto, type ZoomImage, type ZoomView } from './zoom.js';
 import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
@@ -21,16 +21,12 @@ import { explainUnreadable, readabilityCheck, readWithContent } from './readabil
 import { DEFAULT_SETTLE, settle, type SettleOptions } from './settle.js';
 import { runTransaction, type TransactionOptions } from './transaction.js';
 import { TREE_HEADER_LINES, formatTree } from './treeFormat.js';
-import { LIMITS } from './limits.js';
+import { LIMITS, checkPid, checkWindowId } from './limits.js';
 
 /** Tool names used for open/refresh artifacts and results (the MCP tools of the same name). */
 export const OPEN_TOOL = 'open_application_and_traverse';
 export const REFRESH_TOOL = 'refresh_traversal';
 export const FRONT_TOOL = 'bring_to_front';
-
-function checkPid(pid: number): void {
-  if (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_applications).');
-}
 
 export const DEFAULT_GRACE_MS = 200;
 /** Longest wait for a just-started app to stop changing before its first tree is read. */
@@ -169,7 +165,7 @@ export class Engine implements TandemEngine {
     this.assertOpen();
     this.assertNotPaused();
     checkPid(pid);
-    if (windowId !== undefined && (!Number.isInteger(windowId) || windowId < 0 || windowId > 0xffffffff)) throw new TandemError('bad-input', 'window_id must be a window id from list_windows.');
+    checkWindowId(windowId);
     return this.queue.run(
       () =>
         this.recorded(FRONT_TOOL, context, (record) =>
@@ -213,10 +209,7 @@ export class Engine implements TandemEngine {
     this.assertOpen();
     if (pid !== undefined) checkPid(pid);
     const windows = await this.desktop.windows(pid, this.readProgress());
-    const shown = onScreenOnly ? windows.filter((window) => window.onScreen !== false) : windows;
-    // Frontmost first; windows whose place in the stack is unknown last, in the order listed.
-    const place = (window: WindowInfo): number => window.zOrder ?? Number.MAX_SAFE_INTEGER;
-    return [...shown].sort((a, b) => place(a) - place(b));
+    return frontmostFirst(onScreenOnly ? windows.filter((window) => window.onScreen !== false) : windows);
   }
 
   /**

@@ -190,7 +190,7 @@ export class InputPacer {
   /** Waits for the oldest batch, the not-responding timer, or an abort (then drains and throws). */
   private async waitOldest(): Promise<void> {
     const batch = this.inFlight[0];
-    const outcome = await this.race(batch, () => this.notRespondingInMs());
+    const outcome = await this.within(batch.answer, this.notRespondingInMs(), true);
     if (outcome === 'abort') {
       await this.drain();
       throwIfAborted(this.progress);
@@ -206,8 +206,8 @@ export class InputPacer {
       const batch = this.inFlight[0];
       const left = giveUpAt - Date.now();
       if (left <= 0) break;
-      const outcome = await this.race(batch, () => Math.min(this.options.drainIdleMs, giveUpAt - Date.now()), false);
-      if (outcome !== 'handled') break;
+      const outcome = await this.within(batch.answer, Math.min(this.options.drainIdleMs, giveUpAt - Date.now()), false);
+      if (outcome !== 'done') break;
       this.settle(batch);
     }
     // Then the characters the app has queued but not inserted yet, within the same bounds.
@@ -245,33 +245,16 @@ export class InputPacer {
     );
   }
 
-  /** `promise` against a timer and (when abortable) the abort signal. */
+  /**
+   * `promise` (a batch's answer, the counter's next insertion) against a timer and, when
+   * abortable, the abort signal. A rejection (the display connection lost) is passed on.
+   */
   private within(promise: Promise<unknown>, timeoutMs: number, abortable: boolean): Promise<'done' | 'timeout' | 'abort'> {
-    const signal = this.progress.signal;
-    if (abortable && signal.aborted) return Promise.resolve('abort');
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done('timeout'), timeoutMs);
-      const onAbort = (): void => done('abort');
-      const done = (outcome: 'done' | 'timeout' | 'abort'): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve(outcome);
-      };
-      if (abortable) signal.addEventListener('abort', onAbort, { once: true });
-      promise.then(
-        () => done('done'),
-        () => done('done'),
-      );
-    });
-  }
-
-  /** The batch's answer against a timer and (unless draining) the abort signal. */
-  private race(batch: Batch, timeoutMs: () => number, abortable = true): Promise<'handled' | 'timeout' | 'abort'> {
     return new Promise((resolve, reject) => {
       const signal = this.progress.signal;
-      const timer = setTimeout(() => done('timeout'), timeoutMs());
+      const timer = setTimeout(() => done('timeout'), timeoutMs);
       const onAbort = (): void => done('abort');
-      const done = (outcome: 'handled' | 'timeout' | 'abort' | Error): void => {
+      const done = (outcome: 'done' | 'timeout' | 'abort' | Error): void => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         if (outcome instanceof Error) reject(outcome);
@@ -281,10 +264,11 @@ export class InputPacer {
         if (signal.aborted) return done('abort');
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      batch.answer.then(
-        () => done('handled'),
+      promise.then(
+        () => done('done'),
         (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
       );
     });
   }
+
 }

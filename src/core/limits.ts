@@ -3,6 +3,8 @@
 // allocated or sent (defence in depth: the engine has other callers), and nothing below ever
 // allocates in proportion to a number it did not check. The README lists them.
 
+import { TandemError } from './errors.js';
+
 export const LIMITS = {
   /** |x| and |y| of a point, in screen points: any desktop fits with room to spare. */
   coordinate: 100_000,
@@ -30,6 +32,19 @@ export const LIMITS = {
   pid: 4_194_304,
   /** element_index: far above any tree Tandem reads in full. */
   elementIndex: 1_000_000,
+  /** A window id (an X11 window or a CGWindowID: 32 bits). */
+  windowId: 0xffff_ffff,
 } as const;
+
+/** Core's own check of a pid (a caller may not have come through the MCP schemas). */
+export function checkPid(pid: number): void {
+  if (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_applications).');
+}
+
+/** The same for a window id; `what` names the step it belongs to, when it does. */
+export function checkWindowId(windowId: number | undefined, what?: string): void {
+  if (windowId === undefined || (Number.isInteger(windowId) && windowId >= 0 && windowId <= LIMITS.windowId)) return;
+  throw new TandemError('bad-input', `${what ? `${what}: ` : ''}window_id must be a window id from list_windows.`);
+}
 
 export type LimitName = keyof typeof LIMITS;

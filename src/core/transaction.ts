@@ -20,7 +20,7 @@ import type { ActRequest } from './engineApi.js';
 import { TandemError, isTandemError, toTandemError } from './errors.js';
 import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type GuardSession } from './guard.js';
 import { DEFAULT_PACING } from './inputPacing.js';
-import { LIMITS } from './limits.js';
+import { LIMITS, checkPid, checkWindowId } from './limits.js';
 import { normalizeKey, normalizeModifiers } from './keys.js';
 import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot } from './model.js';
 import { chooseWindow } from './windowChoice.js';
@@ -167,7 +167,7 @@ function clickTarget(target: ClickStep['target'] | undefined, what: string): Cli
   if (target && 'zoomPixel' in target) return { zoomPixel: checkPoint(target.zoomPixel, what) };
   if (target && 'windowPoint' in target) {
     const windowId = target.windowId;
-    if (windowId !== undefined && (!Number.isInteger(windowId) || windowId < 0 || windowId > 0xffffffff)) throw bad(`${what}: window_id must be a window id from list_windows.`);
+    checkWindowId(windowId, what);
     return { windowPoint: checkPoint(target.windowPoint, what), ...(windowId !== undefined ? { windowId } : {}) };
   }
   return { query: checkQuery((target as { query?: unknown } | undefined)?.query, what) };
@@ -307,7 +307,7 @@ class Transaction {
   /** Everything that may throw: validation, app, before-snapshot, element_index and first query. */
   private async prepare(): Promise<void> {
     const { pid, steps } = this.request;
-    if (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid) throw bad('pid must be the whole-number process id of a running app (see list_applications).');
+    checkPid(pid);
     if (!Array.isArray(steps) || steps.length === 0) throw bad('Send at least one step.');
     if (steps.length > LIMITS.steps) throw bad(`${steps.length} steps: at most ${LIMITS.steps} run in one call.`);
     this.steps = steps.map((step, i) => normalizeStep(step, i));
@@ -624,8 +624,14 @@ class Transaction {
       if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen.`, { index: element.index });
       return { point: centreOf(bounds), element };
     }
-    const point = 'windowPoint' in target ? await this.windowToScreen(target) : 'zoomPixel' in target ? this.zoomToScreen(target.zoomPixel) : target.point;
-    return { point, element: null };
+    return { point: await this.screenPointOf(target), element: null };
+  }
+
+  /** A target given as a point (on the screen, in a window, in the last zoom) on the screen. */
+  private async screenPointOf(target: Exclude<ClickStep['target'], { query: ElementQuery }>): Promise<Point> {
+    if ('windowPoint' in target) return this.windowToScreen(target);
+    if ('zoomPixel' in target) return this.zoomToScreen(target.zoomPixel);
+    return target.point;
   }
 
   /** A point relative to one of the app's windows (its frontmost unless one is named), on the screen. */
@@ -655,7 +661,7 @@ class Transaction {
           if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen: use press_ax_and_traverse (action "press") or set_selected_and_traverse instead.`);
           point = centreOf(bounds);
         } else {
-          point = 'windowPoint' in step.target ? await this.windowToScreen(step.target) : 'zoomPixel' in step.target ? this.zoomToScreen(step.target.zoomPixel) : step.target.point;
+          point = await this.screenPointOf(step.target);
           element = elementAtPoint((await this.freshTree()).elements, point);
         }
         const reached = await scrollIntoView(

@@ -4,9 +4,14 @@
 import { TandemError } from './errors.js';
 import type { Rect, WindowInfo } from './model.js';
 
-export function chooseWindow(windows: readonly WindowInfo[], pid: number, windowId: number | undefined): WindowInfo & { bounds: Rect } {
+/** Frontmost first; windows whose place in the stack is unknown last, in the order listed (the sort is stable). */
+export function frontmostFirst(windows: readonly WindowInfo[]): WindowInfo[] {
   const place = (window: WindowInfo): number => window.zOrder ?? Number.MAX_SAFE_INTEGER;
-  const window = windowId !== undefined ? windows.find((w) => w.windowId === windowId) : [...windows].sort((a, b) => place(a) - place(b))[0];
+  return [...windows].sort((a, b) => place(a) - place(b));
+}
+
+export function chooseWindow(windows: readonly WindowInfo[], pid: number, windowId: number | undefined): WindowInfo & { bounds: Rect } {
+  const window = windowId !== undefined ? windows.find((w) => w.windowId === windowId) : frontmostFirst(windows)[0];
   if (!window) {
     throw new TandemError('not-found', windowId !== undefined ? `pid ${pid} has no window ${windowId}.` : `pid ${pid} has no window.`, {
       windowId: windowId ?? null,

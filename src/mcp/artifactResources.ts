@@ -47,7 +47,7 @@ export function artifactLink(filePath: string, role: ArtifactRole, bytes?: numbe
 function listed(file: ArtifactFile): { uri: string; name: string; mimeType: string; size: number; description: string } {
   const [, tool = 'call'] = /^[\d-]+_(.+)\.(txt|png)$/.exec(file.name) ?? [];
   return {
-    uri: ARTIFACT_URI_PREFIX + encodeURIComponent(file.name),
+    uri: artifactUri(file.name),
     name: file.name,
     mimeType: mimeTypeOf(file.name),
     size: file.bytes,

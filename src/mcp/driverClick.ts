@@ -10,7 +10,7 @@ import type { MouseButton } from '../core/desktop.js';
 import type { ClickStep, ClickTarget } from '../core/steps.js';
 import { defineTool } from './defineTool.js';
 import { callResultOutput } from './outputSchemas.js';
-import { coordinate, elementIndexParam, flag, inlineParam, nameList, pidParam, toolInput, wholeNumber } from './params.js';
+import { coordinate, elementIndexParam, flag, inlineParam, nameList, pidParam, toolInput, windowIdParam } from './params.js';
 import { renderCallResult } from './render.js';
 import { stepsFromInput, stepsParam } from './stepInput.js';
 
@@ -21,7 +21,7 @@ export const driverClickShape = {
   element_index: elementIndexParam().optional().describe('The element to click: its element_index from the latest tree of this pid (tree line number minus 5).'),
   x: coordinate('x', WINDOW_POINT_HINT).optional().describe(`Instead of element_index: x of the click in points from the window's left edge. ${WINDOW_POINT_HINT}`),
   y: coordinate('y', WINDOW_POINT_HINT).optional().describe("y of the click in points from the window's top edge."),
-  window_id: wholeNumber('window_id', { min: 0, max: 0xffffffff, hint: 'Take it from list_windows.' }).optional().describe("With x,y: the window they are relative to (from list_windows); default the app's frontmost window."),
+  window_id: windowIdParam().optional().describe("With x,y: the window they are relative to (from list_windows); default the app's frontmost window."),
   from_zoom: flag('from_zoom').optional().describe("true: x,y are pixels of this app's last zoom image (the zoom tool), mapped back to the screen."),
   modifiers: nameList('modifiers', '["shift"]').optional().describe('Modifier keys held during the click, e.g. ["shift"] to extend a selection, ["control"] to add to it.'),
   steps: stepsParam,

@@ -30,26 +30,23 @@ export async function withInlineContent(engine: TandemEngine, rendered: CallTool
   const maxSide = options.maxSide ?? INLINE_MAX_SIDE;
   const maxChars = options.maxTextChars ?? INLINE_TEXT_CHARS;
   const added: CallToolResult['content'] = [];
-  if (typeof named.file === 'string') {
-    const name = path.basename(named.file);
+  // A file that cannot be read back (pruned meanwhile) is said, not dropped silently.
+  const inline = async (filePath: unknown, item: (bytes: Buffer, name: string) => Promise<CallToolResult['content'][number]>): Promise<void> => {
+    if (typeof filePath !== 'string') return;
+    const name = path.basename(filePath);
     try {
-      const text = (await engine.readArtifact(name)).toString('utf8');
-      const chars = [...text];
-      const shown = chars.length > maxChars ? `${chars.slice(0, maxChars).join('')}\n… (${chars.length - maxChars} more characters in ${name})` : text;
-      added.push({ type: 'text', text: `${name}:\n${shown}` });
+      added.push(await item(await engine.readArtifact(name), name));
     } catch (error) {
       added.push({ type: 'text', text: `${name} could not be put inline (${toTandemError(error).message}); read it from the file or its resource link.` });
     }
-  }
-  if (typeof named.screenshot === 'string') {
-    const name = path.basename(named.screenshot);
-    try {
-      const image = await fitPng(await engine.readArtifact(name), maxSide);
-      added.push({ type: 'image', data: image.png.toString('base64'), mimeType: 'image/png' });
-    } catch (error) {
-      added.push({ type: 'text', text: `${name} could not be put inline (${toTandemError(error).message}); read it from the file or its resource link.` });
-    }
-  }
+  };
+  await inline(named.file, async (bytes, name) => {
+    const text = bytes.toString('utf8');
+    const chars = [...text];
+    const shown = chars.length > maxChars ? `${chars.slice(0, maxChars).join('')}\n… (${chars.length - maxChars} more characters in ${name})` : text;
+    return { type: 'text', text: `${name}:\n${shown}` };
+  });
+  await inline(named.screenshot, async (bytes) => ({ type: 'image', data: (await fitPng(bytes, maxSide)).png.toString('base64'), mimeType: 'image/png' }));
   if (!added.length) return rendered;
   // After the text items (summary, handoff tree), before the resource links.
   const firstLink = rendered.content.findIndex((item) => item.type === 'resource_link');

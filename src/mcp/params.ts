@@ -76,6 +76,11 @@ export function flag(name: string): z.ZodBoolean {
   return z.boolean({ error: complaint(name, 'true or false') });
 }
 
+/** A window of the app, by the id list_windows gives. */
+export function windowIdParam(): z.ZodNumber {
+  return wholeNumber('window_id', { min: 0, max: LIMITS.windowId, hint: 'Take it from list_windows.' });
+}
+
 /** `inline`, on every tool whose answer names files (see inlineContent.ts). */
 export function inlineParam(): z.ZodOptional<z.ZodBoolean> {
   return flag('inline')

@@ -6,17 +6,11 @@
 import type { Display } from '../../core/model.js';
 import type { X11Connection } from '../../../native/linux/x11Connection.js';
 import { parseMonitors, parseRrVersion, rrGetMonitorsRequest, rrQueryVersionRequest } from '../../../native/linux/randrRequests.js';
+import { extensionOpcode } from './x11Extensions.js';
 
 /** The RANDR major opcode when the server speaks RandR ≥ 1.5 (monitors), else null (one screen-wide monitor). */
-export async function randr15Opcode(connection: X11Connection): Promise<number | null> {
-  try {
-    const ext = await connection.request<{ present: number; majorOpcode: number }>((callback) => connection.client.QueryExtension('RANDR', callback));
-    if (!ext.present) return null;
-    const version = await connection.requestRaw(rrQueryVersionRequest(ext.majorOpcode), parseRrVersion);
-    return version.major > 1 || (version.major === 1 && version.minor >= 5) ? ext.majorOpcode : null;
-  } catch {
-    return null;
-  }
+export function randr15Opcode(connection: X11Connection): Promise<number | null> {
+  return extensionOpcode(connection, 'RANDR', { major: 1, minor: 5 }, (opcode) => rrQueryVersionRequest(opcode), parseRrVersion);
 }
 
 /**

@@ -17,6 +17,7 @@ import type { XEvent } from 'x11';
 import type { Rect } from '../../core/model.js';
 import type { X11Connection } from '../../../native/linux/x11Connection.js';
 import { randr15Opcode, readMonitors } from './x11Monitors.js';
+import { extensionOpcode } from './x11Extensions.js';
 import { SHAPE_KIND, parseShapeVersion, shapeQueryVersionRequest, shapeRectanglesRequest } from '../../../native/linux/shapeRequests.js';
 import { animationsEnabled } from './gtkAnimations.js';
 import { renderLabel, type LabelImage } from './overlayLabel.js';
@@ -371,15 +372,8 @@ function pixelFormat(connection: X11Connection): PixelFormat | null {
 }
 
 /** The SHAPE major opcode when the server has input shapes (SHAPE ≥ 1.1), else null. */
-async function shapeInputOpcode(connection: X11Connection): Promise<number | null> {
-  try {
-    const ext = await connection.request<{ present: number; majorOpcode: number }>((callback) => connection.client.QueryExtension('SHAPE', callback));
-    if (!ext.present) return null;
-    const version = await connection.requestRaw(shapeQueryVersionRequest(ext.majorOpcode), parseShapeVersion);
-    return version.major > 1 || (version.major === 1 && version.minor >= 1) ? ext.majorOpcode : null;
-  } catch {
-    return null;
-  }
+function shapeInputOpcode(connection: X11Connection): Promise<number | null> {
+  return extensionOpcode(connection, 'SHAPE', { major: 1, minor: 1 }, shapeQueryVersionRequest, parseShapeVersion);
 }
 
 

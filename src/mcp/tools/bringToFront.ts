@@ -1,6 +1,6 @@
 import { defineTool } from '../defineTool.js';
 import { callResultOutput } from '../outputSchemas.js';
-import { inlineParam, pidParam, toolInput, wholeNumber } from '../params.js';
+import { inlineParam, pidParam, toolInput, windowIdParam } from '../params.js';
 import { renderCallResult } from '../render.js';
 
 export const bringToFront = defineTool({
@@ -12,7 +12,7 @@ export const bringToFront = defineTool({
   type: 'action',
   inputSchema: toolInput({
     pid: pidParam(),
-    window_id: wholeNumber('window_id', { min: 0, max: 0xffffffff, hint: 'Take it from list_windows.' }).optional().describe("Which of the app's windows (from list_windows); default its own choice."),
+    window_id: windowIdParam().optional().describe("Which of the app's windows (from list_windows); default its own choice."),
     inline: inlineParam(),
   }),
   outputSchema: callResultOutput,

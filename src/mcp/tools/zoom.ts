@@ -1,6 +1,6 @@
 import { defineTool } from '../defineTool.js';
 import { zoomOutput, type ZoomOutput } from '../outputSchemas.js';
-import { coordinate, pidParam, size, toolInput, wholeNumber } from '../params.js';
+import { coordinate, pidParam, size, toolInput, windowIdParam } from '../params.js';
 
 const LOCAL = 'Window-local points: 0,0 is the top-left of the window.';
 
@@ -13,7 +13,7 @@ export const zoom = defineTool({
   type: 'readOnly',
   inputSchema: toolInput({
     pid: pidParam(),
-    window_id: wholeNumber('window_id', { min: 0, max: 0xffffffff, hint: 'Take it from list_windows.' }).optional().describe("Which of the app's windows (from list_windows); default its frontmost."),
+    window_id: windowIdParam().optional().describe("Which of the app's windows (from list_windows); default its frontmost."),
     x: coordinate('x', LOCAL).describe(`Left of the region. ${LOCAL}`),
     y: coordinate('y', LOCAL).describe('Top of the region, in points from the window\'s top.'),
     width: size('width').describe('Width of the region in points.'),
