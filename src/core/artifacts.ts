@@ -93,16 +93,16 @@ export async function ensurePrivateDir(dir: string, uid: number): Promise<void> 
   }
   const info = await lstat(dir);
   if (info.isSymbolicLink()) {
-    throw new TandemError('permission', `Refusing to use ${dir}: it is a symbolic link. Remove it (or set TANDEM_ARTIFACTS_DIR to a private folder) and try again.`);
+    throw new TandemError('permission', `Refusing to use ${dir}: it is a symbolic link.`, { reason: 'artifacts-dir', dir });
   }
   if (!info.isDirectory()) {
-    throw new TandemError('permission', `Refusing to use ${dir}: it is not a directory. Remove it (or set TANDEM_ARTIFACTS_DIR) and try again.`);
+    throw new TandemError('permission', `Refusing to use ${dir}: it is not a directory.`, { reason: 'artifacts-dir', dir });
   }
   if (info.uid !== uid) {
     throw new TandemError(
       'permission',
-      `Refusing to use ${dir}: it belongs to uid ${info.uid}, not to you (uid ${uid}); another user could read or plant files there. ` +
-        'Remove it or set TANDEM_ARTIFACTS_DIR to a private folder.',
+      `Refusing to use ${dir}: it belongs to uid ${info.uid}, not to you (uid ${uid}); another user could read or plant files there.`,
+      { reason: 'artifacts-dir', dir },
     );
   }
   if ((info.mode & 0o077) !== 0) await chmod(dir, 0o700);
@@ -163,7 +163,7 @@ export class ArtifactStore {
       // Both levels of the default layout are ours: check the tandem root as well.
       const root = defaultTandemRoot(env, uid);
       if (!existsSync(path.dirname(root))) {
-        throw new TandemError('permission', `The folder ${path.dirname(root)} does not exist; set TANDEM_ARTIFACTS_DIR to a private folder.`);
+        throw new TandemError('permission', `The folder ${path.dirname(root)} does not exist.`, { reason: 'artifacts-dir', dir: path.dirname(root) });
       }
       await ensurePrivateDir(root, uid);
       dir = path.join(root, 'artifacts');

@@ -41,7 +41,7 @@ export function refind(elements: readonly ElementNode[], wanted: ElementNode): E
 }
 
 export function staleIndexError(index: number): TandemError {
-  return new TandemError('stale-element', `element_index ${index} is stale: call refresh_traversal and use an index from the new tree`, { index });
+  return new TandemError('stale-element', `element_index ${index} is stale: the element it named is no longer in the tree.`, { index });
 }
 
 /**
@@ -54,7 +54,8 @@ export function resolveIndexed(cache: SnapshotCache, fresh: TreeSnapshot, query:
   if (!last) {
     throw new TandemError(
       'bad-input',
-      `No tree of pid ${fresh.pid} has been returned yet, so element_index ${query.index} means nothing: call refresh_traversal first, or send the element's text instead.`,
+      `No tree of pid ${fresh.pid} has been returned yet, so element_index ${query.index} names nothing.`,
+      { reason: 'no-tree', index: query.index },
     );
   }
   let cached: ElementNode;

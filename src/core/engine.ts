@@ -7,7 +7,7 @@ import { CallRecord } from './callRecord.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
 import { SnapshotCache } from './elementIndex.js';
 import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEngine } from './engineApi.js';
-import { TandemError, toTandemError } from './errors.js';
+import { TandemError, errorFacts, toTandemError } from './errors.js';
 import { TypedEmitter } from './events.js';
 import { DEFAULT_WATCHDOG_MS, GuardPolicy } from './guard.js';
 import type { Display, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
@@ -20,7 +20,7 @@ import type { CallResult } from './result.js';
 import { explainUnreadable, readabilityCheck, readWithContent } from './readability.js';
 import { DEFAULT_SETTLE, settle, type SettleOptions } from './settle.js';
 import { runTransaction, type TransactionOptions } from './transaction.js';
-import { TREE_HEADER_LINES, formatTree } from './treeFormat.js';
+import { formatTree } from './treeFormat.js';
 import { LIMITS, checkPid, checkWindowId } from './limits.js';
 
 /** Tool names used for open/refresh artifacts and results (the MCP tools of the same name). */
@@ -33,7 +33,7 @@ export const DEFAULT_GRACE_MS = 200;
 export const LAUNCH_SETTLE_CAP_MS = 3_000;
 export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxDepth: 64, maxElements: 10_000, maxMs: 5_000 };
 
-export const PAUSED_MESSAGE = 'Agent control is paused by the user in the Tandem menu; read-only tools still work.';
+export const PAUSED_MESSAGE = 'Agent control is paused by the person in the Tandem menu.';
 
 export interface EngineOptions {
   /**
@@ -175,7 +175,7 @@ export class Engine implements TandemEngine {
             if (windowId !== undefined) {
               const windows = await this.desktop.windows(pid, progress);
               if (!windows.some((window) => window.windowId === windowId)) {
-                throw new TandemError('not-found', `pid ${pid} has no window ${windowId}; its windows: ${windows.map((window) => window.windowId).join(', ') || 'none'}.`, { windowId, windows: windows.map((window) => window.windowId) });
+                throw new TandemError('not-found', `pid ${pid} has no window ${windowId}; its windows: ${windows.map((window) => window.windowId).join(', ') || 'none'}.`, { reason: 'no-window', windowId, windows: windows.map((window) => window.windowId) });
               }
             }
             const confirmed = await this.desktop.activate(pid, windowId, progress);
@@ -195,7 +195,7 @@ export class Engine implements TandemEngine {
     const apps = await this.desktop.listApps(progress).catch(() => []);
     throw new TandemError(
       'unknown-app',
-      `No running app has pid ${pid}. Running apps:\n${apps.map((a) => `${a.pid} ${a.name}`).join('\n') || '(none found)'}\nUse one of these pids, or call open_application_and_traverse to start the app and get its pid.`,
+      `No running app has pid ${pid}. Running apps:\n${apps.map((a) => `${a.pid} ${a.name}`).join('\n') || '(none found)'}`,
       { apps },
     );
   }
@@ -384,9 +384,8 @@ export class Engine implements TandemEngine {
       stepsTotal: 0,
       humanInputBlocked: 0,
       watchdogFired: false,
-      truncated: snapshot.truncated ? `the tree was cut short (${snapshot.truncated.reason}: ${snapshot.truncated.detail}); act on what is listed or refresh later` : undefined,
+      ...(snapshot.truncated ? { truncated: { pid: target.pid, ...snapshot.truncated } } : {}),
       restore: { cursor: true, frontmost: 'not-needed' },
-      hint: `Grep the tree file for the element you want (its line number minus ${TREE_HEADER_LINES + 1} is its element_index); then act on pid ${target.pid} by text or element_index.`,
     };
   }
 
@@ -405,8 +404,7 @@ export class Engine implements TandemEngine {
       humanInputBlocked: 0,
       watchdogFired: false,
       restore: { cursor: true, frontmost: 'not-needed' },
-      hint: failure.message,
-      error: { code: failure.code, message: failure.message },
+      error: errorFacts(failure),
     };
   }
 }

@@ -1,6 +1,6 @@
-// Domain errors. Backends map native failures (AXError, D-Bus errors, X errors) onto these codes
-// with a message that tells the model what to do next; the MCP layer turns them into isError
-// results without guessing.
+// Domain errors: facts only. A code, a message that says what happened (never which tool to call
+// next), and structured details — `details.reason` names the case when the next move differs from
+// the code's usual one. The words that tell the model what to do live in src/mcp/errors.ts.
 
 export type ErrorCode =
   | 'bad-input' // the request is malformed: say what to send instead
@@ -35,6 +35,12 @@ export class TandemError extends Error {
 
 export function isTandemError(error: unknown, code?: ErrorCode): error is TandemError {
   return error instanceof TandemError && (code === undefined || error.code === code);
+}
+
+/** The facts of a failure a CallResult carries: code, message and the reason key, if any. */
+export function errorFacts(error: TandemError): { code: ErrorCode; message: string; reason?: string } {
+  const reason = error.details?.reason;
+  return typeof reason === 'string' ? { code: error.code, message: error.message, reason } : { code: error.code, message: error.message };
 }
 
 /** Any thrown value as a TandemError, keeping the message. */

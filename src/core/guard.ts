@@ -95,7 +95,7 @@ export class GuardSession {
     const seconds = Math.round(this.watchdogMs / 100) / 10;
     this.hooks.log(`watchdog: ${seconds} s passed, giving the keyboard and mouse back`);
     this.controller.abort(
-      new TandemError('watchdog', `The ${seconds} s watchdog fired: the action took too long, so Tandem gave the keyboard and mouse back and stopped. Refresh the tree to see the app's state before retrying.`),
+      new TandemError('watchdog', `The ${seconds} s watchdog fired: the action took too long, so Tandem gave the keyboard and mouse back and stopped.`),
     );
     // Release now, not when the hung step unwinds: the person gets their input back on time.
     void this.release('watchdog');
@@ -106,7 +106,7 @@ export class GuardSession {
     if (this.released || this.controller.signal.aborted) return;
     this.escapePressed = true;
     this.hooks.log('Esc pressed: cancelling');
-    this.controller.abort(new TandemError('cancelled', 'Cancelled: the person pressed Esc. Do not retry unless they ask you to.'));
+    this.controller.abort(new TandemError('cancelled', 'Cancelled: the person pressed Esc.', { by: 'person' }));
     void this.release('cancelled');
   }
 
@@ -300,5 +300,5 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
 export function abortReason(signal: AbortSignal): TandemError {
   const reason: unknown = signal.reason;
   if (reason instanceof TandemError) return reason;
-  return new TandemError('cancelled', 'The action was cancelled (the client went away).');
+  return new TandemError('cancelled', 'The action was cancelled (the client went away).', { by: 'caller' });
 }

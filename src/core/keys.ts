@@ -50,7 +50,7 @@ export function normalizeKey(name: string): string {
   // "KeyA" / "Digit7" (DOM code names) are common in model output.
   const dom = /^(?:key|digit)([a-z0-9])$/i.exec(name);
   if (dom) return dom[1].toLowerCase();
-  throw new TandemError('bad-input', `Unknown key "${name}". Send one of: ${NAMED_KEYS.join(', ')}, or a single character; put modifiers in the modifiers list, not in the key name.`);
+  throw new TandemError('bad-input', `Unknown key "${name}". Named keys: ${NAMED_KEYS.join(', ')}; any single character is a key too.`, { reason: 'key' });
 }
 
 /** ["Command", "shift"] → ['meta', 'shift'] (deduplicated, canonical order). */
@@ -61,7 +61,7 @@ export function normalizeModifiers(names: readonly string[] | undefined): Modifi
     const folded = String(name).toLowerCase().replace(/[\s_-]+/g, '').replace(/(mask|key|down)$/, '').replace(/^(maskcommand|kcgeventflagmask)/, '');
     const modifier = MODIFIER_ALIASES[folded];
     if (!modifier) {
-      throw new TandemError('bad-input', `Unknown modifier "${name}". Send any of: shift, control, alt (option), meta (command/super), fn.`);
+      throw new TandemError('bad-input', `Unknown modifier "${name}". Modifiers: shift, control, alt (option), meta (command/super), fn.`, { reason: 'modifier' });
     }
     found.add(modifier);
   }

@@ -38,13 +38,13 @@ export const LIMITS = {
 
 /** Core's own check of a pid (a caller may not have come through the MCP schemas). */
 export function checkPid(pid: number): void {
-  if (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app (see list_applications).');
+  if (!Number.isInteger(pid) || pid <= 0 || pid > LIMITS.pid) throw new TandemError('bad-input', 'pid must be the whole-number process id of a running app.', { reason: 'pid' });
 }
 
 /** The same for a window id; `what` names the step it belongs to, when it does. */
 export function checkWindowId(windowId: number | undefined, what?: string): void {
   if (windowId === undefined || (Number.isInteger(windowId) && windowId >= 0 && windowId <= LIMITS.windowId)) return;
-  throw new TandemError('bad-input', `${what ? `${what}: ` : ''}window_id must be a window id from list_windows.`);
+  throw new TandemError('bad-input', `${what ? `${what}: ` : ''}window_id must be the id of one of the app's windows.`, { reason: 'window-id' });
 }
 
 export type LimitName = keyof typeof LIMITS;

@@ -145,7 +145,7 @@ export function chooseElement(elements: readonly ElementNode[], query: ElementQu
   const hasText = query.text !== undefined && query.text !== '';
   const hasRole = query.role !== undefined && query.role.trim() !== '';
   if (query.index === undefined && !hasText && !hasRole) {
-    throw new TandemError('bad-input', 'Say which element: send text (part of its label), role, or element_index from the latest tree.');
+    throw new TandemError('bad-input', 'No element was named: the query has no text, role or element_index.', { reason: 'no-query' });
   }
   const foldedText = hasText ? fold(query.text!) : undefined;
   const role = hasRole ? query.role : undefined;
@@ -155,16 +155,14 @@ export function chooseElement(elements: readonly ElementNode[], query: ElementQu
     if (!el) {
       throw new TandemError(
         'stale-element',
-        `element_index ${query.index} is not in the current tree (${elements.length ? `indices 0–${elements.length - 1}` : 'it is empty'}). ` +
-          'Refresh the tree to get current indices, or send text instead of element_index.',
+        `element_index ${query.index} is not in the current tree (${elements.length ? `indices 0–${elements.length - 1}` : 'it is empty'}).`,
         { index: query.index, elementCount: elements.length },
       );
     }
     if (!matches(el, foldedText, role)) {
       throw new TandemError(
         'stale-element',
-        `element_index ${query.index} is now ${formatCandidate(el)}, which does not match ${describeQuery({ ...query, index: undefined })}. ` +
-          'The tree changed: refresh it and use the new element_index, or send only text.',
+        `element_index ${query.index} is now ${formatCandidate(el)}, which does not match ${describeQuery({ ...query, index: undefined })}: the tree changed.`,
         { index: query.index, element: formatElementLine(el) },
       );
     }
@@ -198,8 +196,8 @@ export function chooseElement(elements: readonly ElementNode[], query: ElementQu
   const message =
     `No element matches ${describeQuery(query)}.` +
     (lines.length
-      ? `\nClosest elements (#element_index, then the tree line):\n${lines.join('\n')}\nSend one of these as element_index, or text that appears in the tree (refresh it to see the current state).`
-      : '\nThe tree has no element close to it: refresh the tree to see the current state, then send text that appears in it.');
+      ? `\nClosest elements (#element_index, then the tree line):\n${lines.join('\n')}`
+      : ' The tree has no element close to it.');
   throw new TandemError('not-found', message, { candidates: candidates.map(formatCandidate) });
 }
 

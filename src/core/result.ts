@@ -1,6 +1,7 @@
 // What one tool call returns, before any protocol formatting. The MCP layer renders it as
 // `key: value` text plus structuredContent; the app's live feed renders the same object.
 
+import type { TruncationReason } from './model.js';
 import type { ChoiceReason } from './query.js';
 
 export type CallStatus = 'ok' | 'cancelled' | 'watchdog' | 'error';
@@ -74,11 +75,14 @@ export interface CallResult {
   /** Human key/pointer events swallowed while the guard was engaged. */
   humanInputBlocked: number;
   watchdogFired: boolean;
-  truncated?: string;
+  /** A tree in this answer was cut short: whose, and why. */
+  truncated?: { pid: number; reason: TruncationReason; detail: string };
+  /** The target app exited during the call (its steps stopped there). */
+  appExited?: boolean;
+  /** A cancelled call: the person pressed Esc during it, or the caller cancelled it. */
+  cancelledBy?: 'person' | 'caller';
   restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed' };
   durationMs: number;
-  /** What the model should do next. */
-  hint: string;
-  /** Set when status is not ok. */
-  error?: { code: string; message: string };
+  /** Set when status is not ok; `reason` is the error's details.reason, when it has one. */
+  error?: { code: string; message: string; reason?: string };
 }

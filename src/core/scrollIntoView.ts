@@ -159,7 +159,8 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
   if (!target.element) {
     throw new TandemError(
       'not-found',
-      `The point ${target.point.x},${target.point.y} is outside the app's window and no element of the last tree is there, so there is nothing to scroll to. Click inside the window, or name the element by its text.`,
+      `The point ${target.point.x},${target.point.y} is outside the app's window and no element of the last tree is there, so there is nothing to scroll to.`,
+      { reason: 'outside-window' },
     );
   }
   const original = target.element;
@@ -171,7 +172,7 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
   for (let step = 0; ; step++) {
     const bounds = element.bounds ?? estimateBounds(current.elements, element);
     if (!bounds) {
-      throw new TandemError('not-found', `${label(original)} has no position on screen, so it cannot be scrolled into view.`);
+      throw new TandemError('not-found', `${label(original)} has no position on screen, so it cannot be scrolled into view.`, { reason: 'no-position' });
     }
     const view = visibleRegion(current.elements, element, viewport);
     const centre = centreOf(bounds);
@@ -183,13 +184,13 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
         const note = lines ? `scrolled ${lines} line${lines === 1 ? '' : 's'} ${direction(totalX, totalY)} to reach ${label(original)}` : undefined;
         return { point: centre, element, snapshot: current, lines, note };
       }
-      throw new TandemError('not-found', `${label(original)} is hidden although it lies inside the view: scrolling cannot reveal it. Open its container first, or use element_action.`);
+      throw new TandemError('not-found', `${label(original)} is hidden although it lies inside the view: scrolling cannot reveal it.`, { reason: 'hidden-in-view' });
     }
     if (step === MAX_SCROLL_STEPS) {
       throw new TandemError(
         'not-found',
-        `${label(original)} was not reached after ${MAX_SCROLL_STEPS} scroll steps (${Math.abs(totalY) + Math.abs(totalX)} lines ${direction(totalX, totalY) || 'scrolled'}). ` +
-          'Scroll closer with the scroll tool and refresh the tree, or use element_action / set_selected on it.',
+        `${label(original)} was not reached after ${MAX_SCROLL_STEPS} scroll steps (${Math.abs(totalY) + Math.abs(totalX)} lines ${direction(totalX, totalY) || 'scrolled'}).`,
+        { reason: 'scroll-limit' },
       );
     }
     const linesX = linesFor(dx, pixelsPerLine.x);
@@ -201,7 +202,7 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
     current = await ctx.desktop.snapshot(ctx.pid, ctx.limits, ctx.progress);
     const again = refind(current.elements, element);
     if (!again) {
-      throw new TandemError('not-found', `${label(original)} disappeared from the tree while scrolling towards it. Refresh the tree and try again.`);
+      throw new TandemError('not-found', `${label(original)} disappeared from the tree while scrolling towards it.`, { reason: 'vanished' });
     }
     // How far one line moved the content, from the target's own move (when both positions are known).
     const moved = again.bounds ?? estimateBounds(current.elements, again);

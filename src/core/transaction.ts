@@ -17,7 +17,7 @@ import type { Desktop, SnapshotLimits } from './desktop.js';
 import { diffTrees, formatDiff, summarizeDiff, textChanges, type TreeDiff } from './diff.js';
 import { SnapshotCache, refind, resolveIndexed, staleIndexError } from './elementIndex.js';
 import type { ActRequest } from './engineApi.js';
-import { TandemError, isTandemError, toTandemError } from './errors.js';
+import { TandemError, errorFacts, isTandemError, toTandemError } from './errors.js';
 import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type GuardSession } from './guard.js';
 import { DEFAULT_PACING } from './inputPacing.js';
 import { LIMITS, checkPid, checkWindowId } from './limits.js';
@@ -79,8 +79,6 @@ const HANDOFF_REGISTER_POLL_MS = 25;
 
 /** Times a tree is read again because the app changed while it was being read. */
 export const MAX_REREADS = 2;
-
-export const HINT_OK = 'Read the diff file for what changed; call refresh_traversal for the full tree with coordinates; look at the screenshot.';
 
 // — validation (throws before anything is disturbed) —
 
@@ -188,7 +186,7 @@ async function unknownAppError(desktop: Desktop, pid: number, progress: Progress
   const lines = apps.map((app) => `${app.pid} ${app.name}`).join('\n');
   return new TandemError(
     'unknown-app',
-    `No running app has pid ${pid}. Running apps:\n${lines || '(none found)'}\nUse one of these pids, or call open_application_and_traverse to start the app and get its pid.`,
+    `No running app has pid ${pid}. Running apps:\n${lines || '(none found)'}`,
     { apps },
   );
 }
@@ -284,7 +282,7 @@ class Transaction {
     try {
       await this.prepare();
     } catch (error) {
-      if (this.call.signal?.aborted) throw new TandemError('cancelled', 'The call was cancelled before it started: the client went away.');
+      if (this.call.signal?.aborted) throw new TandemError('cancelled', 'The call was cancelled before it started: the client went away.', { by: 'caller' });
       throw error;
     }
     // A finished call's grace period may still hold the guard: wait for it, and if the person
@@ -294,7 +292,8 @@ class Transaction {
     if (late) {
       throw new TandemError(
         'cancelled',
-        `Not run: the person pressed Esc just after your previous action had finished (${late.call}). Stop, and ask them before trying again.`,
+        `Not run: the person pressed Esc just after the previous action had finished (${late.call}).`,
+        { by: 'person', lateEscapeAfter: late.call },
       );
     }
     this.record.app = this.appName;
@@ -363,7 +362,7 @@ class Transaction {
   private async guarded(): Promise<TandemError | null> {
     const external = this.call.signal;
     const onExternalAbort = (): void => {
-      this.abort.abort(new TandemError('cancelled', 'The call was cancelled: the client went away.'));
+      this.abort.abort(new TandemError('cancelled', 'The call was cancelled: the client went away.', { by: 'caller' }));
     };
     if (external?.aborted) onExternalAbort();
     external?.addEventListener('abort', onExternalAbort, { once: true });
@@ -433,7 +432,7 @@ class Transaction {
     const left = this.steps.length - nextStep;
     throw new TandemError(
       'app-gone',
-      `${this.appName} (pid ${this.request.pid}) exited during the call; the remaining ${left} step${left === 1 ? ' was' : 's were'} not run so that no input reached another app. Call list_applications or open_application_and_traverse to continue.`,
+      `${this.appName} (pid ${this.request.pid}) exited during the call; the remaining ${left} step${left === 1 ? ' was' : 's were'} not run so that no input reached another app.`,
     );
   }
 
@@ -621,7 +620,7 @@ class Transaction {
     if ('query' in target) {
       const element = await this.locate(target.query, index);
       const bounds = element.bounds ?? estimateBounds(this.current.elements, element);
-      if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen.`, { index: element.index });
+      if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen.`, { reason: 'no-position', index: element.index });
       return { point: centreOf(bounds), element };
     }
     return { point: await this.screenPointOf(target), element: null };
@@ -643,7 +642,7 @@ class Transaction {
   /** A pixel of the app's last zoom image, on the screen. */
   private zoomToScreen(pixel: Point): Point {
     const view = this.deps.zoomView?.(this.request.pid);
-    if (!view) throw new TandemError('not-found', `There is no zoom image of pid ${this.request.pid} to click in: call zoom on it first.`, { zoom: null });
+    if (!view) throw new TandemError('not-found', `There is no zoom image of pid ${this.request.pid} to click in.`, { reason: 'no-zoom' });
     return screenPointOf(view, pixel);
   }
 
@@ -658,7 +657,7 @@ class Transaction {
           // Toolkits give no geometry for rows scrolled out of view (GTK3 answers INT_MIN): aim
           // where its laid-out siblings say it must be, and let scroll-into-view bring it in.
           const bounds = element.bounds ?? estimateBounds(this.current.elements, element);
-          if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen: use press_ax_and_traverse (action "press") or set_selected_and_traverse instead.`);
+          if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen.`, { reason: 'no-position', index: element.index });
           point = centreOf(bounds);
         } else {
           point = await this.screenPointOf(step.target);
@@ -810,22 +809,6 @@ class Transaction {
     return `${what} after ${done}; ${changes}`;
   }
 
-  private hint(status: CallStatus, failure: TandemError | null): string {
-    if (this.handoff) {
-      const { pid, app } = this.handoff.frontmost;
-      return `A new window from pid ${pid} (${app}) took the front: its tree is below; act on that pid next.`;
-    }
-    if (status === 'ok') return this.appExited ? `${this.appName} exited; call list_applications to see what is running.` : HINT_OK;
-    if (status === 'cancelled') {
-      return this.session?.escapePressed
-        ? 'The person pressed Esc: stop, and ask them before trying again.'
-        : 'The call was cancelled before it finished; call refresh_traversal to see the current state.';
-    }
-    if (status === 'watchdog') return 'The action took too long and control was given back: call refresh_traversal to see the app\'s state before retrying.';
-    if (failure?.code === 'not-found' || failure?.code === 'stale-element') return 'Call refresh_traversal and pick the element from the new tree.';
-    return 'Read the error, then call refresh_traversal to see the current tree before trying again.';
-  }
-
   private artifactText(status: CallStatus, summary: string): string {
     const lines = [
       `# ${this.request.tool}  pid: ${this.request.pid}  app: ${this.appName}  status: ${status}`,
@@ -888,13 +871,12 @@ class Transaction {
       stepsTotal: this.steps.length,
       humanInputBlocked: this.session?.humanInputBlocked ?? 0,
       watchdogFired: this.session?.watchdogFired ?? false,
-      truncated: truncatedTree?.truncated
-        ? `the tree of pid ${truncatedTree.pid} was cut short (${truncatedTree.truncated.reason}: ${truncatedTree.truncated.detail})`
-        : undefined,
+      ...(truncatedTree?.truncated ? { truncated: { pid: truncatedTree.pid, ...truncatedTree.truncated } } : {}),
+      ...(this.appExited ? { appExited: true } : {}),
+      ...(status === 'cancelled' ? { cancelledBy: this.session?.escapePressed ? ('person' as const) : ('caller' as const) } : {}),
       restore,
-      hint: this.hint(status, failure),
     };
-    if (failure) result.error = { code: failure.code, message: failure.message };
+    if (failure) result.error = errorFacts(failure);
     return result;
   }
 }

@@ -14,10 +14,11 @@ export function chooseWindow(windows: readonly WindowInfo[], pid: number, window
   const window = windowId !== undefined ? windows.find((w) => w.windowId === windowId) : frontmostFirst(windows)[0];
   if (!window) {
     throw new TandemError('not-found', windowId !== undefined ? `pid ${pid} has no window ${windowId}.` : `pid ${pid} has no window.`, {
+      reason: 'no-window',
       windowId: windowId ?? null,
       windows: windows.map((w) => w.windowId),
     });
   }
-  if (!window.bounds) throw new TandemError('unsupported', `Window ${window.windowId} has no position on screen (minimised?).`, { windowId: window.windowId });
+  if (!window.bounds) throw new TandemError('unsupported', `Window ${window.windowId} has no position on screen (minimised?).`, { reason: 'window-off-screen', windowId: window.windowId });
   return window as WindowInfo & { bounds: Rect };
 }

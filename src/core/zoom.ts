@@ -39,7 +39,7 @@ export function paddedRegion(region: Rect, size: { width: number; height: number
   const right = Math.min(size.width, region.x + region.width + padX);
   const bottom = Math.min(size.height, region.y + region.height + padY);
   if (right <= left || bottom <= top) {
-    throw new TandemError('bad-input', `The region ${region.x},${region.y} ${region.width}×${region.height} is outside the window (${size.width}×${size.height} points).`, { region, window: size });
+    throw new TandemError('bad-input', `The region ${region.x},${region.y} ${region.width}×${region.height} is outside the window (${size.width}×${size.height} points).`, { reason: 'zoom-region', region, window: size });
   }
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
@@ -82,7 +82,7 @@ export async function zoomInto(screenshot: Screenshot, windowBounds: Rect, regio
 /** A pixel of a zoom image → the screen point it shows. */
 export function screenPointOf(view: ZoomView, pixel: Point): Point {
   if (pixel.x < 0 || pixel.y < 0 || pixel.x > view.width || pixel.y > view.height) {
-    throw new TandemError('bad-input', `${pixel.x},${pixel.y} is outside the last zoom image of pid ${view.pid} (${view.width}×${view.height} pixels).`, { width: view.width, height: view.height });
+    throw new TandemError('bad-input', `${pixel.x},${pixel.y} is outside the last zoom image of pid ${view.pid} (${view.width}×${view.height} pixels).`, { reason: 'zoom-pixel', width: view.width, height: view.height });
   }
   return { x: Math.round(view.origin.x + pixel.x * view.pointsPerPixel), y: Math.round(view.origin.y + pixel.y * view.pointsPerPixel) };
 }

@@ -39,7 +39,6 @@ function finishedCard(card: FeedCall, result: CallResult): FeedCall {
     humanInputBlocked: result.humanInputBlocked,
     watchdogFired: result.watchdogFired,
     error: result.error,
-    hint: result.hint,
   };
 }
 

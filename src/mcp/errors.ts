@@ -1,6 +1,7 @@
 // Any failure as an isError result whose text tells the model what to send next. The engine's
-// message says what went wrong (it already lists running apps, candidates…); the guidance here
-// adds the next move for each error class. The server never dies on input.
+// message says what went wrong (it lists running apps, candidates…); the words for the next move
+// are written here only, per error code and, where a case needs its own, per details.reason.
+// The server never dies on input.
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toTandemError, type ErrorCode } from '../core/errors.js';
@@ -26,8 +27,49 @@ const GUIDANCE: Record<ErrorCode, string> = {
   internal: 'Tandem hit an internal error. Call refresh_traversal {pid} to check the app state; if it repeats, tell the person.',
 };
 
-export function guidanceFor(code: string): string {
-  return GUIDANCE[code as ErrorCode] ?? GUIDANCE.internal;
+/**
+ * The next move where a case of an error code (its `details.reason`, set by core or a backend)
+ * needs other words than the code's GUIDANCE.
+ */
+const GUIDANCE_BY_REASON: Record<string, string> = {
+  'bad-input/pid': 'Take the pid from list_applications, or start the app with open_application_and_traverse to get its pid.',
+  'bad-input/window-id': 'Take the window_id from list_windows {pid}.',
+  'bad-input/no-query': 'Say which element: send text (part of its label), role, or element_index from the latest tree.',
+  'bad-input/no-tree': "Read the app first (refresh_traversal {pid} or get_window_state {pid}) and take the element_index from that tree, or send the element's text instead.",
+  'bad-input/key': 'Send one of the named keys or a single character; put modifiers in the modifiers list, not in the key name.',
+  'bad-input/modifier': 'Send modifiers from that list.',
+  'bad-input/zoom-region': 'Send a region inside the window, in window-local points (list_windows gives its size).',
+  'bad-input/zoom-pixel': 'Send a pixel inside the last zoom image, or zoom again on the part you need.',
+  'bad-input/value-rejected': 'Check the element and the value (its type and range) in the tree, then try again.',
+  'not-found/no-window': 'Take a window_id from list_windows {pid}.',
+  'not-found/no-zoom': 'Call zoom {pid, region} first, then click with from_zoom: true and a pixel of that image.',
+  'not-found/outside-window': 'Point inside the window, or name the element by its text.',
+  'not-found/no-position': 'Use press_ax_and_traverse (action "press") or set_selected_and_traverse on it instead.',
+  'not-found/hidden-in-view': 'Open its container first, or use press_ax_and_traverse on it.',
+  'not-found/scroll-limit': 'Scroll closer with scroll {pid, …} and call refresh_traversal, or use press_ax_and_traverse / set_selected_and_traverse on it.',
+  'not-found/vanished': 'Call refresh_traversal {pid} and try again with the element from the new tree.',
+  'unsupported/no-position': 'Use press_ax_and_traverse (action "press") or set_selected_and_traverse on it instead.',
+  'unsupported/window-off-screen': 'Bring the window on screen (bring_to_front {pid, window_id}) and try again.',
+  'unsupported/element-property': 'Click or type into it instead, or pick another element from the tree.',
+  'unsupported/element-action': 'Click it at its coordinates instead (click_and_traverse).',
+  'unsupported/not-implemented': 'Use clicks and typing at coordinates instead.',
+  'permission/artifacts-dir': 'Tandem cannot keep its files there: ask the person to remove that path or set TANDEM_ARTIFACTS_DIR to a private folder, then restart Tandem.',
+  'permission/accessibility-off': 'Ask the person to grant Accessibility to Tandem in System Settings › Privacy & Security › Accessibility (`tandem doctor` checks it), then try again.',
+  'permission/screen-recording-off': 'Ask the person to grant Screen Recording to Tandem in System Settings › Privacy & Security › Screen Recording (`tandem doctor` checks it), then try again.',
+  'timeout/open-no-app': 'Call list_applications to see what is running.',
+  'timeout/open-no-tree': 'Call refresh_traversal with its pid in a moment.',
+  'cancelled/caller': 'The call was cancelled before it finished; call refresh_traversal to see the current state.',
+};
+
+/** The next move for an error: its case's words when it has its own, else its code's. */
+export function guidanceFor(code: string, reason?: string): string {
+  return (reason && GUIDANCE_BY_REASON[`${code}/${reason}`]) || GUIDANCE[code as ErrorCode] || GUIDANCE.internal;
+}
+
+/** The case key of a thrown error's details (`reason`, or who cancelled). */
+function reasonOf(details: Record<string, unknown> | undefined): string | undefined {
+  const reason = details?.reason ?? details?.by;
+  return typeof reason === 'string' ? reason : undefined;
 }
 
 interface Candidate {
@@ -71,7 +113,7 @@ export function errorResult(error: unknown): CallToolResult {
   const lines = [
     `status: ${status}`,
     ...errorLines(tandemError.code, tandemError.message, tandemError.details),
-    `hint: ${guidanceFor(tandemError.code)}`,
+    `hint: ${guidanceFor(tandemError.code, reasonOf(tandemError.details))}`,
   ];
   return { isError: true, content: [{ type: 'text', text: lines.join('\n') }] };
 }

@@ -9,7 +9,8 @@ import type { ChoiceReason } from '../core/query.js';
 import type { CallResult, ChoiceCandidate } from '../core/result.js';
 import { quoteText } from '../core/treeFormat.js';
 import { artifactLink } from './artifactResources.js';
-import { errorLines, guidanceFor } from './errors.js';
+import { errorLines } from './errors.js';
+import { nextMoveFor, truncationText } from './nextMove.js';
 import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
 
 /** Text changes listed inline; the rest are in the diff file. */
@@ -61,25 +62,11 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
       matched: choice.matched,
     }));
   }
-  if (result.truncated) output.truncated = result.truncated;
-  const hint = hintFor(result);
-  if (hint) output.hint = hint;
+  const truncated = truncationText(result);
+  if (truncated) output.truncated = truncated;
+  output.hint = nextMoveFor(result);
   if (result.error) output.error = { code: result.error.code, message: result.error.message };
   return output;
-}
-
-/**
- * Error classes where the engine's own hint is the more precise one (it knows whether Esc was
- * pressed or the client went away, and which element was meant).
- */
-const ENGINE_HINT_CODES = new Set(['cancelled', 'watchdog', 'not-found', 'stale-element']);
-
-/** For a call that did not finish, the next move for its error class. */
-function hintFor(result: CallResult): string {
-  if (result.status === 'ok') return result.hint;
-  const code = result.error?.code ?? result.status;
-  if (result.hint && (ENGINE_HINT_CODES.has(code) || ENGINE_HINT_CODES.has(result.status))) return result.hint;
-  return guidanceFor(code);
 }
 
 function fileSize(result: CallResult): string | undefined {
@@ -185,7 +172,7 @@ export function summaryLines(result: CallResult): string[] {
   add('app', result.app);
   add('file', result.file);
   add('file_size', fileSize(result));
-  add('hint', hintFor(result));
+  add('hint', nextMoveFor(result));
   add('screenshot', result.screenshot);
   add('summary', result.summary);
   lines.push(...textChangeLines(result));
@@ -196,7 +183,7 @@ export function summaryLines(result: CallResult): string[] {
   lines.push(...choiceLines(result));
   if (result.humanInputBlocked > 0) add('human_input_blocked', `${result.humanInputBlocked} key/pointer events from the person were held back`);
   if (result.watchdogFired) add('watchdog', 'fired: control was given back to the person before the action finished');
-  add('truncated', result.truncated);
+  add('truncated', truncationText(result));
   add('restore', restoreText(result));
   add('duration_ms', Math.round(result.durationMs));
   return lines;

@@ -60,7 +60,6 @@ export interface FeedCall {
   humanInputBlocked?: number;
   watchdogFired?: boolean;
   error?: { code: string; message: string };
-  hint?: string;
 }
 
 export type McpClientId = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode';

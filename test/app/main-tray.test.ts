@@ -78,7 +78,7 @@ describe('tray menu', () => {
     assert.equal(app.tray.menu[0].label, 'Tandem — idle');
   });
 
-  it('should pause agent control: disruptive tools answer "paused by the user", read-only tools still work', async () => {
+  it('should pause agent control: disruptive tools answer "paused by the person", read-only tools still work', async () => {
     app = await startApp();
     app.tray.click('pause');
     assert.equal(app.fixture.engine.paused, true);
@@ -92,7 +92,7 @@ describe('tray menu', () => {
     await client.connect(clientSide);
     const refused = (await client.callTool({ name: 'click_and_traverse', arguments: { pid: COUNTER, element: 'Count: 0' } })) as CallToolResult;
     assert.equal(refused.isError, true);
-    assert.match(JSON.stringify(refused.content), /paused by the user/);
+    assert.match(JSON.stringify(refused.content), /paused by the person/);
     assert.equal(app.fixture.desktop.guardEngagements, 0, 'nothing was touched');
     const read = (await client.callTool({ name: 'refresh_traversal', arguments: { pid: COUNTER } })) as CallToolResult;
     assert.notEqual(read.isError, true);

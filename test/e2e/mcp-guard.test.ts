@@ -90,7 +90,7 @@ describe('MCP input guard with a person at the keyboard', { timeout: 180_000 }, 
 
       const refused = await lingering.call('click_and_traverse', { pid: fixture.pid, x: counter.x, y: counter.y });
       assert.equal(refused.isError, true, refused.text);
-      assert.match(refused.text, /pressed Esc just after your previous action had finished/);
+      assert.match(refused.text, /pressed Esc just after the previous action had finished/);
       await delay(300);
       assert.equal(counts(), countsBefore + 2, 'the refused action clicked nothing');
 

@@ -22,7 +22,6 @@ function result(fields: Partial<CallResult> = {}): CallResult {
     watchdogFired: false,
     restore: { cursor: true, frontmost: 'not-needed' },
     durationMs: 812.4,
-    hint: 'Read the diff file.',
     ...fields,
   };
 }
@@ -36,7 +35,7 @@ describe('render: CallResult as summary lines and structuredContent', () => {
       'app: Editor',
       'file: /tmp/x/1_click_and_traverse.txt',
       'file_size: 1234 bytes, 80 elements',
-      'hint: Read the diff file.',
+      'hint: Read the diff file for what changed; call refresh_traversal for the full tree with coordinates; look at the screenshot.',
       'summary: 1 text change',
       'visible_elements: 30',
       'steps: 1/1 done: clicked [PushButton] "OK" at 10,10',
@@ -54,16 +53,16 @@ describe('render: CallResult as summary lines and structuredContent', () => {
   });
 
   it('should report blocked human input, the watchdog and truncation when they happened', () => {
-    const text = summaryLines(result({ humanInputBlocked: 3, watchdogFired: true, status: 'watchdog', truncated: 'cut at 10000 elements', error: { code: 'watchdog', message: 'Gave control back after 30 s.' } })).join('\n');
+    const text = summaryLines(result({ humanInputBlocked: 3, watchdogFired: true, status: 'watchdog', truncated: { pid: 42, reason: 'count', detail: 'stopped at 10000 elements' }, error: { code: 'watchdog', message: 'Gave control back after 30 s.' } })).join('\n');
     assert.match(text, /^status: watchdog\nerror: watchdog: Gave control back after 30 s\./);
     assert.match(text, /^human_input_blocked: 3 key\/pointer events/m);
     assert.match(text, /^watchdog: fired/m);
-    assert.match(text, /^truncated: cut at 10000 elements$/m);
+    assert.match(text, /^truncated: the tree of pid 42 was cut short \(count: stopped at 10000 elements\); act on what is listed or refresh later$/m);
   });
 
   it('should mark a failed call isError with the guidance for its error class', () => {
     const rendered = renderCallResult(
-      result({ status: 'error', hint: 'Read the error.', error: { code: 'permission', message: 'Accessibility is off.' } }),
+      result({ status: 'error', error: { code: 'permission', message: 'Accessibility is off.' } }),
     );
     assert.equal(rendered.isError, true);
     const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
@@ -73,7 +72,7 @@ describe('render: CallResult as summary lines and structuredContent', () => {
 
   it('should tell the model a lost guard stopped the call and nothing more was sent', () => {
     const rendered = renderCallResult(
-      result({ status: 'error', hint: 'Read the error.', error: { code: 'guard-lost', message: "Tandem lost its hold on the person's keyboard and mouse (the guard thread exited), so it stopped at once." } }),
+      result({ status: 'error', error: { code: 'guard-lost', message: "Tandem lost its hold on the person's keyboard and mouse (the guard thread exited), so it stopped at once." } }),
     );
     assert.equal(rendered.isError, true);
     const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
@@ -143,5 +142,14 @@ describe('render: CallResult as summary lines and structuredContent', () => {
     assert.match(text, /^ {2}Text "Body" value: '\(\+2780 chars\)…sum dolor sit amet\. ' -> '\(\+2780 chars\)…sum dolor sit amet\. The end\.'$/m);
     const [change] = callResultOutput.parse(rendered.structuredContent).text_changes;
     assert.ok(change.after.endsWith('The end.') && change.after.length < 2100, change.after.slice(-100));
+  });
+
+  it('should word the next move from the facts: a handoff, Esc by the person, a caller cancel, a read', () => {
+    const hint = (fields: Partial<CallResult>): string => /^hint: (.*)$/m.exec(summaryLines(result(fields)).join('\n'))?.[1] ?? '';
+    assert.equal(hint({ appSwitch: { pid: 300, app: 'Save Panel' } }), 'A new window from pid 300 (Save Panel) took the front: its tree is below; act on that pid next.');
+    assert.match(hint({ status: 'cancelled', cancelledBy: 'person', error: { code: 'cancelled', message: 'Cancelled.' } }), /^The person pressed Esc: stop, and ask them/);
+    assert.match(hint({ status: 'cancelled', cancelledBy: 'caller', error: { code: 'cancelled', message: 'Cancelled.' } }), /^The call was cancelled before it finished; call refresh_traversal/);
+    assert.match(hint({ stepsTotal: 0, stepsDone: [] }), /^Grep the tree file .* act on pid 42 by text or element_index\.$/);
+    assert.match(hint({ appExited: true }), /^Editor exited; call list_applications/);
   });
 });

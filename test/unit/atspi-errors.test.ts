@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TandemError } from '../../src/core/errors.js';
 import { mapAtspiError } from '../../src/backends/linux/atspiErrors.js';
+import { modelText } from '../support/modelText.js';
 
 const dbusError = (type: string, text = 'details'): { type: string; text: string } => ({ type, text });
 const context = { what: 'press the PushButton "OK"' };
@@ -9,7 +10,8 @@ const context = { what: 'press the PushButton "OK"' };
 test('should report a vanished element as stale and say to refresh', () => {
   const error = mapAtspiError(dbusError('org.freedesktop.DBus.Error.UnknownObject'), context);
   assert.equal(error.code, 'stale-element');
-  assert.match(error.message, /element is gone: call refresh_traversal/);
+  assert.match(error.message, /element is gone/);
+  assert.match(modelText(error), /^hint: That element_index is from an older tree\. Call refresh_traversal/m);
   assert.match(error.message, /press the PushButton "OK"/);
 });
 

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { isTandemError } from '../../src/core/errors.js';
 import { indexOfLineNumber } from '../../src/core/treeFormat.js';
 import { COUNTER, act, clickOn, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
+import { modelText } from '../support/modelText.js';
 
 /** element_index of the first tree-file line starting with `prefix`, as a model would grep it. */
 async function indexInTreeFile(file: string, prefix: string): Promise<number> {
@@ -50,7 +51,8 @@ describe('engine: element_index from the latest tree', () => {
     desktop.find(COUNTER, 'Count: 0').remove();
     await assert.rejects(engine.act(act(COUNTER, clickOn({ index }))), (error) => {
       assert.ok(isTandemError(error, 'stale-element'));
-      assert.equal(error.message, `element_index ${index} is stale: call refresh_traversal and use an index from the new tree`);
+      assert.equal(error.message, `element_index ${index} is stale: the element it named is no longer in the tree.`);
+      assert.match(modelText(error), /^hint: That element_index is from an older tree\. Call refresh_traversal/m);
       return true;
     });
     assert.equal(desktop.guardEngagements, 0);
@@ -59,7 +61,7 @@ describe('engine: element_index from the latest tree', () => {
 
   it('should ask for a tree first when no tree of the pid was handed out', async () => {
     fixture = await engineFixture();
-    await assert.rejects(fixture.engine.act(act(COUNTER, clickOn({ index: 3 }))), (e) => isTandemError(e, 'bad-input') && /refresh_traversal/.test(e.message));
+    await assert.rejects(fixture.engine.act(act(COUNTER, clickOn({ index: 3 }))), (e) => isTandemError(e, 'bad-input') && /^hint: Read the app first \(refresh_traversal/m.test(modelText(e)));
   });
 
   it('should resolve indexes against the last handed-out tree, not an action\'s after-tree', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { isTandemError } from '../../src/core/errors.js';
 import { COUNTER, act, clickOn, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
+import { modelText } from '../support/modelText.js';
 
 describe('engine: paused by the person', () => {
   let fixture: EngineFixture;
@@ -14,7 +15,8 @@ describe('engine: paused by the person', () => {
     assert.equal(engine.paused, true);
     await assert.rejects(engine.act(act(COUNTER, clickOn('Count: 0'))), (error) => {
       assert.ok(isTandemError(error, 'paused'));
-      assert.equal(error.message, 'Agent control is paused by the user in the Tandem menu; read-only tools still work.');
+      assert.equal(error.message, 'Agent control is paused by the person in the Tandem menu.');
+      assert.match(modelText(error), /^hint: The person has paused agent control .*Read-only tools .* still work/m);
       return true;
     });
     assert.equal(desktop.guardEngagements, 0);

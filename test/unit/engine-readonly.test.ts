@@ -53,7 +53,8 @@ describe('engine: open and refresh are reads', () => {
   it('should say when the tree was cut short', async () => {
     fixture = await engineFixture(undefined, { snapshotLimits: { maxDepth: 1 } });
     const result = await fixture.engine.refresh(COUNTER);
-    assert.match(result.truncated ?? '', /cut short \(depth/);
+    assert.equal(result.truncated?.reason, 'depth');
+    assert.equal(result.truncated?.pid, COUNTER);
   });
 
   it('should show the running call in `current` and clear it afterwards', async () => {

@@ -2,12 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TandemError } from '../../src/core/errors.js';
 import { AXErrorCode, axErrorName, axErrorToTandem, checkAX } from '../../src/backends/macos/axErrors.js';
+import { modelText } from '../support/modelText.js';
 
 test('should map an invalid element to stale-element and tell the model to refresh', () => {
   const error = axErrorToTandem(-25202, { operation: 'pressing [Button] "OK"', app: 'TextEdit' });
   assert.ok(error instanceof TandemError);
   assert.equal(error.code, 'stale-element');
-  assert.match(error.message, /refresh_traversal/);
+  assert.match(modelText(error), /refresh_traversal/);
   assert.match(error.message, /TextEdit/);
   assert.match(error.message, /kAXErrorInvalidUIElement/);
 });
@@ -21,13 +22,13 @@ test('should map cannot-complete to a timeout that says the app is busy or hung'
 test('should map API disabled to a permission error naming the settings pane', () => {
   const error = axErrorToTandem(-25211, { operation: 'reading the tree' });
   assert.equal(error.code, 'permission');
-  assert.match(error.message, /System Settings › Privacy & Security › Accessibility/);
+  assert.match(modelText(error), /System Settings › Privacy & Security › Accessibility/);
 });
 
 test('should map unsupported attributes and actions to unsupported with a way forward', () => {
   assert.equal(axErrorToTandem(-25205, { operation: 'x' }).code, 'unsupported');
   assert.equal(axErrorToTandem(-25206, { operation: 'x' }).code, 'unsupported');
-  assert.match(axErrorToTandem(-25206, { operation: 'x' }).message, /Click it/);
+  assert.match(modelText(axErrorToTandem(-25206, { operation: 'x' })), /Click it/);
   assert.equal(axErrorToTandem(-25212, { operation: 'x' }).code, 'unsupported');
   assert.equal(axErrorToTandem(-25201, { operation: 'x' }).code, 'bad-input');
   assert.equal(axErrorToTandem(-25200, { operation: 'x' }).code, 'internal');

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createProgress } from '../../src/core/progress.js';
 import { MacDesktop } from '../../src/backends/macos/macDesktop.js';
 import { FakeMacNative } from './mac-fake-native.js';
+import { modelText } from '../support/modelText.js';
 
 const progress = () => createProgress({ timeoutMs: 10_000 });
 const LIMITS = { maxDepth: 20, maxElements: 1000, maxMs: 5000 };
@@ -39,7 +40,7 @@ test('should snapshot, act, type and move the pointer through the desktop, then 
 test('should refuse accessibility work without the grant, naming the setting', async () => {
   const { fake, desktop } = setup();
   fake.trusted = false;
-  await assert.rejects(desktop.snapshot(42, LIMITS, progress()), (e: Error & { code?: string }) => e.code === 'permission' && /Privacy & Security › Accessibility/.test(e.message));
+  await assert.rejects(desktop.snapshot(42, LIMITS, progress()), (e: Error & { code?: string }) => e.code === 'permission' && /Privacy & Security › Accessibility/.test(modelText(e)));
   await assert.rejects(desktop.appForPid(42, progress()), (e: Error & { code?: string }) => e.code === 'permission');
   const checks = await desktop.checkPermissions(progress());
   assert.deepEqual(checks.map((c) => [c.id, c.state]), [['accessibility', 'denied'], ['screen-recording', 'granted']]);

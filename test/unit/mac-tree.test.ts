@@ -7,6 +7,7 @@ import { AxElementRegistry, AxSession } from '../../src/backends/macos/axElement
 import { AxTreeReader, elementText, elementValue, isSecure, treeRole, wantsValue } from '../../src/backends/macos/axTree.js';
 import { AxActions, axActionName } from '../../src/backends/macos/axActions.js';
 import { FakeMacNative, type FakeElement } from './mac-fake-native.js';
+import { modelText } from '../support/modelText.js';
 
 const SCREEN = { x: 0, y: 0, width: 1440, height: 900 };
 const LIMITS = { maxDepth: 50, maxElements: 5000, maxMs: 10_000 };
@@ -204,7 +205,7 @@ test('should turn a handle from a retired snapshot into a stale-element error, n
   const first = await reader.snapshot(42, LIMITS, progress(), options);
   for (let i = 0; i < 3; i++) await reader.snapshot(42, LIMITS, progress(), options);
   const oldButton = first.elements.find((e) => e.role === 'Button')!;
-  assert.throws(() => actions.perform({ element: oldButton, action: 'press' }, progress()), (e: TandemError) => e.code === 'stale-element' && /refresh_traversal/.test(e.message));
+  assert.throws(() => actions.perform({ element: oldButton, action: 'press' }, progress()), (e: TandemError) => e.code === 'stale-element' && /refresh_traversal/.test(modelText(e)));
   assert.equal(fake.performed.length, 0);
 });
 

@@ -41,7 +41,7 @@ describe('the late-Esc grace period after the last step', () => {
     const clicksBefore = desktop.actions().filter((call) => call.startsWith('click')).length;
     const refused = await engine.act(act(COUNTER, clickOn('Count: 0'))).catch((error: unknown) => error);
     assert.ok(isTandemError(refused, 'cancelled'), `refused as cancelled: ${String(refused)}`);
-    assert.match((refused as Error).message, /pressed Esc just after your previous action had finished \(act: clicked .*typed "abc"; pressed return\)/);
+    assert.match((refused as Error).message, /pressed Esc just after the previous action had finished \(act: clicked .*typed "abc"; pressed return\)/);
     assert.equal(desktop.actions().filter((call) => call.startsWith('click')).length, clicksBefore, 'nothing was clicked');
     assert.equal(desktop.guardEngagements, 1, 'the guard was not engaged again');
 

@@ -20,7 +20,6 @@ describe('transaction: handoff to a window that took the front', () => {
     assert.equal(result.restore.cursor, true);
     assert.equal(desktop.frontmostPid, SAVE_PANEL, 'the save panel stays in front');
     assert.deepEqual(desktop.cursor, START_CURSOR);
-    assert.equal(result.hint, 'A new window from pid 300 (Save Panel) took the front: its tree is below; act on that pid next.');
     assert.ok(result.appSwitch?.file, 'the handoff tree is written to its own file');
     assert.match(await readFile(result.appSwitch!.file!, 'utf8'), /\[Dialog\] "Save As"/);
   });

@@ -1,5 +1,5 @@
-// D-Bus failures of AT-SPI calls mapped onto Tandem's error codes, with a message that tells
-// the model what to do next. Pure: unit-tested without a bus.
+// D-Bus failures of AT-SPI calls mapped onto Tandem's error codes, with a message that says what
+// failed (the next move for the model is src/mcp's to write). Pure: unit-tested without a bus.
 
 import { TandemError } from '../../core/errors.js';
 
@@ -67,7 +67,7 @@ export function mapAtspiError(error: unknown, context: DbusCallContext): TandemE
     return new TandemError('internal', `Could not ${context.what}: ${text}`);
   }
   if (STALE.has(name)) {
-    return new TandemError('stale-element', `Could not ${context.what}: the element is gone: call refresh_traversal and use the new element index.`, {
+    return new TandemError('stale-element', `Could not ${context.what}: the element is gone.`, {
       dbusError: name,
     });
   }

@@ -22,7 +22,7 @@ export interface AtspiHandle {
 export function atspiHandleOf(element: ElementNode): AtspiHandle {
   const handle = element.handle as Partial<AtspiHandle> | null | undefined;
   if (!handle || handle.kind !== 'atspi' || typeof handle.busName !== 'string' || typeof handle.path !== 'string') {
-    throw new TandemError('stale-element', 'This element does not come from a Linux accessibility snapshot: call refresh_traversal and use the new element index.');
+    throw new TandemError('stale-element', 'This element does not come from a Linux accessibility snapshot.');
   }
   return handle as AtspiHandle;
 }

@@ -62,9 +62,9 @@ export class AxElementRegistry {
   }
 
   resolve(handle: unknown): AxHandle {
-    if (!isAxHandle(handle)) throw new TandemError('stale-element', 'This element does not come from a macOS tree snapshot. Call refresh_traversal and use an element_index from the new tree.');
+    if (!isAxHandle(handle)) throw new TandemError('stale-element', 'This element does not come from a macOS tree snapshot.');
     if (!this.live.has(handle.generation)) {
-      throw new TandemError('stale-element', 'This element comes from an old snapshot that is no longer kept. Call refresh_traversal and use an element_index from the new tree.');
+      throw new TandemError('stale-element', 'This element comes from an old snapshot that is no longer kept.');
     }
     return handle;
   }
@@ -137,7 +137,7 @@ export class AxSession {
     if (ref === undefined) {
       this.system();
       const created = this.native.ax.AXUIElementCreateApplication(pid);
-      if (created === null) throw new TandemError('unknown-app', `No app with pid ${pid}. Call list_applications (or open the app) to get a running pid.`);
+      if (created === null) throw new TandemError('unknown-app', `No app with pid ${pid}.`);
       this.native.ax.AXUIElementSetMessagingTimeout(created, AX_MESSAGING_TIMEOUT_S);
       ref = created;
       this.apps.set(pid, ref);

@@ -1,5 +1,5 @@
-// AXError codes (HIServices AXError.h) → TandemError, with a message that tells the model what
-// to do next. Pure: unit-tested on Linux.
+// AXError codes (HIServices AXError.h) → TandemError: what failed, and a `reason` for the failures
+// whose next move differs from their code's (src/mcp/errors.ts writes it). Pure: unit-tested on Linux.
 
 import { TandemError, type ErrorCode } from '../../core/errors.js';
 
@@ -28,9 +28,6 @@ export function axErrorName(code: number): string {
   return NAMES.get(code) ?? `AXError ${code}`;
 }
 
-export const ACCESSIBILITY_REMEDY =
-  'grant Accessibility to Tandem in System Settings › Privacy & Security › Accessibility, then try again';
-
 export interface AXErrorContext {
   /** What was being done, e.g. "pressing the button", "reading the tree of TextEdit". */
   operation: string;
@@ -41,32 +38,33 @@ export interface AXErrorContext {
 export function axErrorToTandem(code: number, context: AXErrorContext): TandemError {
   const where = context.app ? ` in ${context.app}` : '';
   const what = `${context.operation}${where} failed (${axErrorName(code)})`;
-  const [errorCode, advice] = adviceFor(code);
-  return new TandemError(errorCode, `${what}: ${advice}`, { axError: code });
+  const [errorCode, fact, reason] = factsFor(code);
+  return new TandemError(errorCode, `${what}: ${fact}`, reason ? { axError: code, reason } : { axError: code });
 }
 
-function adviceFor(code: number): [ErrorCode, string] {
+/** What an AXError means; `reason` keys the next move src/mcp writes for it. */
+function factsFor(code: number): [ErrorCode, string, string?] {
   switch (code) {
     case AXErrorCode.invalidUIElement:
-      return ['stale-element', 'the element no longer exists (the UI changed). Call refresh_traversal and use an element_index from the new tree.'];
+      return ['stale-element', 'the element no longer exists (the UI changed).'];
     case AXErrorCode.cannotComplete:
-      return ['timeout', 'the app is busy or hung and did not answer in time. Wait a moment and call refresh_traversal; if it keeps failing, the app may need to be restarted.'];
+      return ['timeout', 'the app is busy or hung and did not answer in time.'];
     case AXErrorCode.apiDisabled:
-      return ['permission', `macOS refused accessibility access: ${ACCESSIBILITY_REMEDY}.`];
+      return ['permission', 'macOS refused accessibility access.', 'accessibility-off'];
     case AXErrorCode.attributeUnsupported:
     case AXErrorCode.noValue:
-      return ['unsupported', 'this element does not offer that property. Use a click or typing on it instead, or pick another element from the tree.'];
+      return ['unsupported', 'this element does not offer that property.', 'element-property'];
     case AXErrorCode.actionUnsupported:
-      return ['unsupported', 'this element does not offer that action. Click it at its coordinates instead.'];
+      return ['unsupported', 'this element does not offer that action.', 'element-action'];
     case AXErrorCode.notImplemented:
-      return ['unsupported', 'the app does not implement this part of the accessibility API. Use clicks and typing at coordinates instead.'];
+      return ['unsupported', 'the app does not implement this part of the accessibility API.', 'not-implemented'];
     case AXErrorCode.illegalArgument:
-      return ['bad-input', 'the value was not accepted for this element (wrong type or out of range). Check the element and value and try again.'];
+      return ['bad-input', 'the value was not accepted for this element (wrong type or out of range).', 'value-rejected'];
     case AXErrorCode.notificationUnsupported:
     case AXErrorCode.invalidUIElementObserver:
       return ['unsupported', 'the app does not send change notifications; Tandem falls back to a fixed wait.'];
     default:
-      return ['internal', 'the accessibility call failed. Call refresh_traversal and try again.'];
+      return ['internal', 'the accessibility call failed.'];
   }
 }
 

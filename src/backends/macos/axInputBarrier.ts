@@ -143,7 +143,7 @@ export class AxInputBarrier implements ConsumptionBarrier {
       }
       this.answered = true;
       if (error === AXErrorCode.invalidUIElement) return 'gone';
-      if (error === AXErrorCode.apiDisabled) throw new TandemError('permission', 'Accessibility was turned off for Tandem while it was sending input.');
+      if (error === AXErrorCode.apiDisabled) throw new TandemError('permission', 'Accessibility was turned off for Tandem while it was sending input.', { reason: 'accessibility-off' });
       // Any other answer, success or not, came from the app's run loop: it is past the events.
       return 'handled';
     }

@@ -259,7 +259,7 @@ export class AxTreeReader {
           if (item.parentIndex === null) {
             if (error === AXErrorCode.invalidUIElement) {
               this.session.forgetApp(pid);
-              throw new TandemError('app-gone', `The app with pid ${pid} is no longer running. Call list_applications or open it again.`);
+              throw new TandemError('app-gone', `The app with pid ${pid} is no longer running.`);
             }
             throw axErrorToTandem(error, { operation: 'reading the accessibility tree', app: appName });
           }

@@ -17,7 +17,6 @@ import type { EngagedGuard, GuardListener } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import { type Progress, remainingMs } from '../../core/progress.js';
 import type { MacNative } from '../../../native/macos/macNative.js';
-import { ACCESSIBILITY_REMEDY } from './axErrors.js';
 import { TANDEM_EVENT_MARKER } from './cgEventTapPolicy.js';
 import type { TapMessage, TapReleaseReason } from './cgEventTapSession.js';
 import { TapShared, TapState } from './cgEventTapShared.js';
@@ -167,7 +166,7 @@ export async function engageTapGuard(
           clearTimeout(timer);
           reject(
             message.cause === 'tap'
-              ? new TandemError('permission', `The input guard could not start: ${message.reason} To fix it, ${ACCESSIBILITY_REMEDY}.`)
+              ? new TandemError('permission', `The input guard could not start: ${message.reason}`, { reason: 'accessibility-off' })
               : new TandemError('unsupported', `The input guard could not start: ${message.reason}`),
           );
           break;

@@ -277,13 +277,13 @@ export class MacApps {
       const front = this.frontmost();
       if (found) pid = found.pid;
       else if (kind === 'path' && front && front.pid !== process.pid && (front.pid !== frontBefore || this.showsDocument(front.pid, identifier))) pid = front.pid;
-      else if (remainingMs(progress) <= 0) throw new TandemError('timeout', `"${identifier}" was opened but no matching app appeared in time. Call list_applications to see what is running.`);
+      else if (remainingMs(progress) <= 0) throw new TandemError('timeout', `"${identifier}" was opened but no matching app appeared in time.`, { reason: 'open-no-app' });
       else await sleep(150, progress);
     }
     // Apps that open no window (menu-bar apps) are accepted once they have answered for 3 s.
     const windowlessAfter = Date.now() + 3000;
     while (!this.answers(pid, Date.now() > windowlessAfter)) {
-      if (remainingMs(progress) <= 0) throw new TandemError('timeout', `The app for "${identifier}" (pid ${pid}) started but its accessibility tree did not answer in time. Try refresh_traversal with pid ${pid} in a moment.`);
+      if (remainingMs(progress) <= 0) throw new TandemError('timeout', `The app for "${identifier}" (pid ${pid}) started but its accessibility tree did not answer in time.`, { reason: 'open-no-tree', pid });
       await sleep(150, progress);
     }
     const app = this.appForPid(pid) ?? { pid, name: identifier };

@@ -51,7 +51,7 @@ export async function captureScreenshot(target: CaptureTarget, bounds: Rect, pro
     } catch (error) {
       const cause = error instanceof Error ? error.message : String(error);
       if (!screenRecordingGranted) {
-        throw new TandemError('permission', `The screenshot failed (${cause}): grant Screen Recording to Tandem in System Settings › Privacy & Security › Screen Recording, then try again.`);
+        throw new TandemError('permission', `The screenshot failed (${cause}): Screen Recording is not granted to Tandem.`, { reason: 'screen-recording-off' });
       }
       throw new TandemError('internal', `screencapture failed: ${cause}`);
     }
