@@ -27,6 +27,15 @@ import { LIMITS, checkPid, checkWindowId } from './limits.js';
 export const OPEN_TOOL = 'open_application_and_traverse';
 export const REFRESH_TOOL = 'refresh_traversal';
 export const FRONT_TOOL = 'bring_to_front';
+/** The small inspection reads, as the feed and the call record name them. */
+export const INSPECTION = {
+  apps: 'list_applications',
+  windows: 'list_windows',
+  zoom: 'zoom',
+  displays: 'get_screen_size',
+  cursor: 'get_cursor_position',
+  permissions: 'check_permissions',
+} as const;
 
 export const DEFAULT_GRACE_MS = 200;
 /** Longest wait for a just-started app to stop changing before its first tree is read. */
@@ -200,16 +209,25 @@ export class Engine implements TandemEngine {
     );
   }
 
-  async listApps(): Promise<RunningApp[]> {
+  async listApps(context: CallContext = {}): Promise<RunningApp[]> {
     this.assertOpen();
-    return this.desktop.listApps(this.readProgress());
+    return this.inspected(INSPECTION.apps, context, undefined, {}, (progress) => this.desktop.listApps(progress), (apps) => `${apps.length} running apps`);
   }
 
-  async listWindows(pid?: number, onScreenOnly = false): Promise<WindowInfo[]> {
+  async listWindows(pid?: number, onScreenOnly = false, context: CallContext = {}): Promise<WindowInfo[]> {
     this.assertOpen();
     if (pid !== undefined) checkPid(pid);
-    const windows = await this.desktop.windows(pid, this.readProgress());
-    return frontmostFirst(onScreenOnly ? windows.filter((window) => window.onScreen !== false) : windows);
+    return this.inspected(
+      INSPECTION.windows,
+      context,
+      pid,
+      { pid, onScreenOnly },
+      async (progress) => {
+        const windows = await this.desktop.windows(pid, progress);
+        return frontmostFirst(onScreenOnly ? windows.filter((window) => window.onScreen !== false) : windows);
+      },
+      (windows) => `${windows.length} windows`,
+    );
   }
 
   /**
@@ -224,35 +242,53 @@ export class Engine implements TandemEngine {
     if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n) && Math.abs(n) <= LIMITS.coordinate) || !(region.width > 0 && region.height > 0)) {
       throw new TandemError('bad-input', 'region needs x, y (window-local points) and a positive width and height, each within ±100,000.');
     }
-    return this.queue.run(async () => {
-      const progress = this.readProgress(context.signal);
-      await this.requireApp(pid, progress);
-      const window = chooseWindow(await this.desktop.windows(pid, progress), pid, windowId);
-      const [screenshot, tree] = await Promise.all([
-        this.desktop.screenshot({ windowId: window.windowId, pid }, progress),
-        this.desktop.snapshot(pid, this.transactionOptions.snapshotLimits, progress),
-      ]);
-      const image = await zoomInto(screenshot, window.bounds, region, secureAreas(tree.elements), { pid, windowId: window.windowId });
-      this.zooms.set(pid, image.view);
-      return image;
-    }, context.signal);
+    return this.queue.run(
+      () =>
+        this.inspected(
+          INSPECTION.zoom,
+          context,
+          pid,
+          { pid, windowId, region },
+          async (progress) => {
+            await this.requireApp(pid, progress);
+            const window = chooseWindow(await this.desktop.windows(pid, progress), pid, windowId);
+            const [screenshot, tree] = await Promise.all([
+              this.desktop.screenshot({ windowId: window.windowId, pid }, progress),
+              this.desktop.snapshot(pid, this.transactionOptions.snapshotLimits, progress),
+            ]);
+            const image = await zoomInto(screenshot, window.bounds, region, secureAreas(tree.elements), { pid, windowId: window.windowId });
+            this.zooms.set(pid, image.view);
+            return image;
+          },
+          (image) => `zoomed window ${image.view.windowId}: ${image.view.width}×${image.view.height} pixels`,
+        ),
+      context.signal,
+    );
   }
 
-  async displays(): Promise<Display[]> {
+  async displays(context: CallContext = {}): Promise<Display[]> {
     this.assertOpen();
-    return this.desktop.displays(this.readProgress());
+    return this.inspected(INSPECTION.displays, context, undefined, {}, (progress) => this.desktop.displays(progress), (displays) => `${displays.length} displays`);
   }
 
-  async cursorPosition(): Promise<Point> {
+  async cursorPosition(context: CallContext = {}): Promise<Point> {
     this.assertOpen();
-    return this.desktop.cursorPosition();
+    return this.inspected(INSPECTION.cursor, context, undefined, {}, () => this.desktop.cursorPosition(), (point) => `cursor at ${point.x},${point.y}`);
   }
 
-  async checkPermissions(): Promise<PermissionCheck[]> {
+  async checkPermissions(context: CallContext = {}): Promise<PermissionCheck[]> {
     this.assertOpen();
-    const progress = this.readProgress();
-    const [checks, readable] = await Promise.all([this.desktop.checkPermissions(progress), readabilityCheck(this.desktop, progress, process.pid)]);
-    return [...checks, readable];
+    return this.inspected(
+      INSPECTION.permissions,
+      context,
+      undefined,
+      {},
+      async (progress) => {
+        const [checks, readable] = await Promise.all([this.desktop.checkPermissions(progress), readabilityCheck(this.desktop, progress, process.pid)]);
+        return [...checks, readable];
+      },
+      (checks) => `${checks.filter((check) => check.state === 'granted').length} of ${checks.length} checks granted`,
+    );
   }
 
   async listArtifacts(limit?: number): Promise<ArtifactFile[]> {
@@ -308,7 +344,43 @@ export class Engine implements TandemEngine {
    * every call, read-only or acting, goes through here.
    */
   private async recorded(tool: string, context: CallContext, body: (record: CallRecord) => Promise<CallResult>): Promise<CallResult> {
-    const record = new CallRecord(this.nextCallId++, tool, context.clientId, {
+    const record = this.newRecord(tool, context);
+    this.running = record;
+    try {
+      return await body(record);
+    } finally {
+      this.running = null;
+    }
+  }
+
+  /**
+   * A small inspection read in its own call record: started and finished events (the feed and
+   * the caller's progress hear of it), a one-line summary, no files. It does not become the
+   * engine's `current` call: reads that do not queue may run while an action does.
+   */
+  private async inspected<T>(
+    tool: string,
+    context: CallContext,
+    pid: number | undefined,
+    args: Record<string, unknown>,
+    read: (progress: Progress) => Promise<T>,
+    describe: (value: T) => string,
+  ): Promise<T> {
+    const record = this.newRecord(tool, context);
+    record.start(pid, args);
+    try {
+      const value = await read(this.readProgress(context.signal));
+      record.finish({ ...this.emptyResult(tool, pid), summary: describe(value) });
+      return value;
+    } catch (error) {
+      const failure = toTandemError(error);
+      record.finish(this.failedReadResult(tool, pid, failure));
+      throw failure;
+    }
+  }
+
+  private newRecord(tool: string, context: CallContext): CallRecord {
+    return new CallRecord(this.nextCallId++, tool, context.clientId, {
       emit: (event, payload) => {
         this.events.emit(event, payload);
         try {
@@ -320,12 +392,6 @@ export class Engine implements TandemEngine {
       now: this.transactionOptions.now,
       artifacts: () => this.artifactStore(),
     });
-    this.running = record;
-    try {
-      return await body(record);
-    } finally {
-      this.running = null;
-    }
   }
 
   /**
@@ -389,21 +455,30 @@ export class Engine implements TandemEngine {
     };
   }
 
-  private failedReadResult(tool: string, pid: number | undefined, failure: TandemError): Omit<CallResult, 'durationMs'> {
+  /** A read that touched no tree: nothing counted, nothing moved. */
+  private emptyResult(tool: string, pid: number | undefined): Omit<CallResult, 'durationMs'> {
     return {
-      status: failure.code === 'cancelled' ? 'cancelled' : 'error',
+      status: 'ok',
       tool,
       pid: pid ?? 0,
       app: '',
       elementCount: 0,
       visibleElements: 0,
-      summary: `failed: ${failure.message.split('\n')[0]}`,
+      summary: '',
       textChanges: [],
       stepsDone: [],
       stepsTotal: 0,
       humanInputBlocked: 0,
       watchdogFired: false,
       restore: { cursor: true, frontmost: 'not-needed' },
+    };
+  }
+
+  private failedReadResult(tool: string, pid: number | undefined, failure: TandemError): Omit<CallResult, 'durationMs'> {
+    return {
+      ...this.emptyResult(tool, pid),
+      status: failure.code === 'cancelled' ? 'cancelled' : 'error',
+      summary: `failed: ${failure.message.split('\n')[0]}`,
       error: errorFacts(failure),
     };
   }

@@ -96,16 +96,17 @@ export interface TandemEngine {
   refresh(pid: number, context?: CallContext): Promise<CallResult>;
   /** Brings pid (or its window) to the front and reads its tree; not guarded, and the front is not put back. */
   bringToFront(pid: number, windowId?: number, context?: CallContext): Promise<CallResult>;
-  listApps(): Promise<RunningApp[]>;
+  // The small inspection reads below each run in a call record of their own (events, no files).
+  listApps(context?: CallContext): Promise<RunningApp[]>;
   /** Top-level windows (of pid, or of every app), frontmost first; read-only. */
-  listWindows(pid?: number, onScreenOnly?: boolean): Promise<WindowInfo[]>;
+  listWindows(pid?: number, onScreenOnly?: boolean, context?: CallContext): Promise<WindowInfo[]>;
   /** A full-resolution crop of one of pid's windows around a window-local region; remembered for clicks in its pixels. */
   zoom(pid: number, windowId: number | undefined, region: Rect, context?: CallContext): Promise<ZoomImage>;
   /** The displays, primary first (bounds in screen points, pixels per point); read-only. */
-  displays(): Promise<Display[]>;
+  displays(context?: CallContext): Promise<Display[]>;
   /** Where the pointer is, in screen points; read-only. */
-  cursorPosition(): Promise<Point>;
-  checkPermissions(): Promise<PermissionCheck[]>;
+  cursorPosition(context?: CallContext): Promise<Point>;
+  checkPermissions(context?: CallContext): Promise<PermissionCheck[]>;
   /** The artifacts folder's files, newest first (for clients that cannot read local files). */
   listArtifacts(limit?: number): Promise<ArtifactFile[]>;
   /** One artifact by the name an answer gave it ('bad-input', 'not-found' or 'permission' otherwise). */

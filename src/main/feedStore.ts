@@ -2,11 +2,14 @@
 // kept. Main owns the artifact paths; the renderer only ever gets a callId to ask about, so it
 // can never name a file for main to read or open.
 
+import { INSPECTION } from '../core/engine.js';
 import type { EngineEventMap, TandemEngine } from '../core/engineApi.js';
 import type { CallResult } from '../core/result.js';
 import type { FeedCall } from '../shared/types.js';
 
 export const DEFAULT_FEED_LIMIT = 100;
+/** Inspection reads the app makes for itself (the wizard's permission checks) are not an agent's calls. */
+const INSPECTION_TOOLS: ReadonlySet<string> = new Set(Object.values(INSPECTION));
 /** A diff bigger than this is cut for the UI (the full diff is in the artifact file). */
 const MAX_DIFF_LINES = 400;
 
@@ -78,7 +81,12 @@ export class FeedStore {
     this.listeners.clear();
   }
 
+  private isOwnInspection(tool: string, clientId: string | undefined): boolean {
+    return clientId === undefined && INSPECTION_TOOLS.has(tool);
+  }
+
   private started(event: EngineEventMap['call-started']): void {
+    if (this.isOwnInspection(event.tool, event.clientId)) return;
     this.put({
       callId: event.callId,
       tool: event.tool,
@@ -98,6 +106,7 @@ export class FeedStore {
   }
 
   private finished(event: EngineEventMap['call-finished']): void {
+    if (this.isOwnInspection(event.result.tool, event.clientId)) return;
     const card =
       this.cards.get(event.callId) ??
       // A call that finished without a start event (engine emitted only the result) still gets a card.

@@ -50,6 +50,7 @@ const GUIDANCE_BY_REASON: Record<string, string> = {
   'not-found/vanished': 'Call refresh_traversal {pid} and try again with the element from the new tree.',
   'unsupported/no-position': 'Use press_ax_and_traverse (action "press") or set_selected_and_traverse on it instead.',
   'unsupported/window-off-screen': 'Bring the window on screen (bring_to_front {pid, window_id}) and try again.',
+  'unsupported/device-grabbed': "Another program holds the keyboard or mouse (an open menu or a drag, often): wait a moment and call again; if it repeats, ask the person to close open menus.",
   'unsupported/element-property': 'Click or type into it instead, or pick another element from the tree.',
   'unsupported/element-action': 'Click it at its coordinates instead (click_and_traverse).',
   'unsupported/not-implemented': 'Use clicks and typing at coordinates instead.',

@@ -24,4 +24,14 @@ describe('feed history', () => {
     feed.dispose();
     await fixture.cleanup();
   });
+
+  it("should show an agent's inspection calls but not the app's own permission checks", async () => {
+    const fixture = await engineFixture();
+    const feed = new FeedStore(fixture.engine);
+    await fixture.engine.checkPermissions();
+    await fixture.engine.listWindows(COUNTER, false, { clientId: 'agent' });
+    assert.deepEqual(feed.list().map((card) => [card.tool, card.clientId, card.state]), [['list_windows', 'agent', 'ok']]);
+    feed.dispose();
+    await fixture.cleanup();
+  });
 });

@@ -51,4 +51,25 @@ describe('call record: every call, read-only or acting', () => {
     assert.deepEqual(fixture.events.slice(before).filter((entry) => entry.event !== 'log'), [], 'nothing was touched, nothing reported');
     assert.equal(fixture.engine.current, null);
   });
+
+  it('should record the small inspection reads too: started and finished with a summary, no files, not the current call', async () => {
+    fixture = await engineFixture();
+    const heard: string[] = [];
+    const context = { clientId: 'client-a', onEvent: (event: EngineEventName) => heard.push(event) };
+    const windows = await fixture.engine.listWindows(COUNTER, false, context);
+    await fixture.engine.listApps(context);
+    await fixture.engine.cursorPosition(context);
+    await fixture.engine.displays(context);
+    await fixture.engine.checkPermissions(context);
+    const finished = fixture.events.filter((entry) => entry.event === 'call-finished').map((entry) => entry.payload as { clientId?: string; result: { tool: string; summary: string; file?: string; screenshot?: string } });
+    assert.deepEqual(finished.map((entry) => entry.result.tool), ['list_windows', 'list_applications', 'get_cursor_position', 'get_screen_size', 'check_permissions']);
+    assert.equal(finished[0].result.summary, `${windows.length} windows`);
+    assert.ok(finished.every((entry) => entry.clientId === 'client-a' && !entry.result.file && !entry.result.screenshot), 'no files for inspections');
+    assert.equal(heard.filter((event) => event === 'call-started').length, 5, 'the caller hears each start');
+    assert.equal(fixture.engine.current, null);
+
+    await assert.rejects(fixture.engine.zoom(4242, undefined, { x: 0, y: 0, width: 10, height: 10 }, context), (error) => isTandemError(error, 'unknown-app'));
+    const failed = fixture.events.filter((entry) => entry.event === 'call-finished').at(-1)!.payload as { result: { tool: string; error?: { code: string } } };
+    assert.deepEqual([failed.result.tool, failed.result.error?.code], ['zoom', 'unknown-app'], 'a failed inspection finishes under its id too');
+  });
 });

@@ -14,16 +14,16 @@ describe('the late-Esc grace period after the last step', () => {
   const releases = (f: EngineFixture): string[] => f.events.filter((e) => e.event === 'guard-released').map((e) => (e.payload as GuardReleasedEvent).reason);
 
   it('should answer without waiting for it, and keep the guard up until it has passed', async () => {
-    fixture = await engineFixture(undefined, { graceMs: 300 });
+    // The answer arriving while the guard still holds the input is the proof it did not wait
+    // (no wall-clock bound: a loaded machine stretches the call itself).
+    fixture = await engineFixture(undefined, { graceMs: 1_000 });
     const { engine, desktop } = fixture;
-    const started = Date.now();
     const result = await engine.act(threeSteps());
 
     assert.equal(result.status, 'ok');
-    assert.ok(Date.now() - started < 250, 'the answer came before the grace period ended');
-    assert.equal(desktop.guardEngaged, true, 'the guard still holds the input');
+    assert.equal(desktop.guardEngaged, true, 'the answer came while the guard still holds the input');
     assert.deepEqual(eventNames(fixture.events, 'guard-engaged', 'call-finished', 'guard-released'), ['guard-engaged', 'call-finished']);
-    await sleep(350);
+    await sleep(1_100);
     assert.equal(desktop.guardEngaged, false);
     assert.deepEqual(releases(fixture), ['done']);
   });

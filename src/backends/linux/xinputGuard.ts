@@ -174,7 +174,7 @@ class GuardSession {
         return;
       }
       if (Date.now() >= retryUntil) {
-        throw new TandemError('unsupported', `Cannot block "${device.name}": another program holds it (grab status ${status}). Close open menus or drags and try again.`);
+        throw new TandemError('unsupported', `Cannot block "${device.name}": another program holds it (grab status ${status}).`, { reason: 'device-grabbed' });
       }
       await sleep(20, progress);
     }

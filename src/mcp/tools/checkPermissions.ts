@@ -12,5 +12,5 @@ export const checkPermissions = defineTool({
   type: 'readOnly',
   inputSchema: toolInput({}),
   outputSchema: permissionsOutput,
-  handle: async (engine) => renderPermissions(await engine.checkPermissions()),
+  handle: async (engine, _args, context) => renderPermissions(await engine.checkPermissions(context)),
 });

@@ -10,5 +10,5 @@ export const getCursorPosition = defineTool({
   type: 'readOnly',
   inputSchema: toolInput({}),
   outputSchema: cursorOutput,
-  handle: async (engine) => renderCursor(await engine.cursorPosition()),
+  handle: async (engine, _args, context) => renderCursor(await engine.cursorPosition(context)),
 });

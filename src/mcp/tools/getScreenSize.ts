@@ -10,5 +10,5 @@ export const getScreenSize = defineTool({
   type: 'readOnly',
   inputSchema: toolInput({}),
   outputSchema: displaysOutput,
-  handle: async (engine) => renderDisplays(await engine.displays()),
+  handle: async (engine, _args, context) => renderDisplays(await engine.displays(context)),
 });

@@ -11,5 +11,5 @@ export const listApplications = defineTool({
   type: 'readOnly',
   inputSchema: toolInput({}),
   outputSchema: applicationsOutput,
-  handle: async (engine) => renderApplications(await engine.listApps()),
+  handle: async (engine, _args, context) => renderApplications(await engine.listApps(context)),
 });

@@ -15,8 +15,8 @@ export const listWindows = defineTool({
     on_screen_only: flag('on_screen_only').optional().describe('true: only windows shown on the current screen.'),
   }),
   outputSchema: windowsOutput,
-  handle: async (engine, args) => {
+  handle: async (engine, args, context) => {
     const onScreenOnly = args.on_screen_only ?? false;
-    return renderWindows(await engine.listWindows(args.pid, onScreenOnly), { pid: args.pid, onScreenOnly });
+    return renderWindows(await engine.listWindows(args.pid, onScreenOnly, context), { pid: args.pid, onScreenOnly });
   },
 });
