@@ -28,7 +28,7 @@ export interface FixtureEvent {
   [field: string]: unknown;
 }
 
-/** test/fixtures/tandem_fixture.py on the desktop; its JSON-lines stdout is the oracle. */
+/** test/fixtures/tandem_fixture.py (or another fixture script) on the desktop; its JSON-lines stdout is the oracle. */
 export class FixtureApp {
   readonly events: FixtureEvent[] = [];
   stderr = '';
@@ -57,8 +57,8 @@ export class FixtureApp {
   }
 
   /** Starts the fixture (or `--helper`) and waits until its window is on screen and registered. */
-  static async start(desktop: VirtualDesktop, args: string[] = []): Promise<FixtureApp> {
-    const app = new FixtureApp(desktop.spawnApp(SYSTEM_PYTHON, [FIXTURE_PATH, ...args]));
+  static async start(desktop: VirtualDesktop, args: string[] = [], script = FIXTURE_PATH): Promise<FixtureApp> {
+    const app = new FixtureApp(desktop.spawnApp(SYSTEM_PYTHON, [script, ...args]));
     const readyEvent = args.includes('--helper') ? 'helper-ready' : 'ready';
     await app.waitForEvent((event) => event.event === readyEvent, 15_000);
     return app;
