@@ -30,6 +30,31 @@ export function guidanceFor(code: string): string {
   return GUIDANCE[code as ErrorCode] ?? GUIDANCE.internal;
 }
 
+/** The next move for errors whose details say more than their code (details.reason). */
+const REASON_GUIDANCE: Record<string, string> = {
+  'line-breaks-in-single-line': 'Nothing was typed. Send the lines one at a time (press_key "return" between them only where the app should get Enter), or mode "keys" to type Return for each line break.',
+  'no-target': 'Nothing was typed: no element has the keyboard focus. Send element_index of the field (from get_window_state or the tree file).',
+  'not-editable': 'Nothing was typed: that element is not an editable field. Pick a field from the tree (get_window_state {pid, query: "text"}).',
+  'no-editable-text': 'Nothing was typed: that field takes no text inserted through accessibility. Send mode "keys" (or "auto") to type it.',
+  'no-accessible-window': 'That window has no part in the app\'s accessibility tree (its title and place match none of the app\'s frames). Call get_window_state without window_id for the whole app.',
+};
+
+export function reasonGuidance(details: Record<string, unknown> | undefined): string | undefined {
+  return typeof details?.reason === 'string' ? REASON_GUIDANCE[details.reason] : undefined;
+}
+
+/** A not-found window's details: the windows the pid has, to pick from. */
+function windowLines(details: Record<string, unknown> | undefined, message: string): string[] {
+  const windows = details?.windows;
+  if (!Array.isArray(windows) || /windows:/i.test(message)) return [];
+  const listed = windows.slice(0, 20).map((window: unknown) => {
+    if (typeof window === 'number') return `window_id ${window}`;
+    const { windowId, title } = (window ?? {}) as { windowId?: unknown; title?: unknown };
+    return `window_id ${String(windowId)}${typeof title === 'string' ? ` ${quoteText(title, '"', 80)}` : ''}`;
+  });
+  return [`windows: ${listed.join(', ') || 'none'}`];
+}
+
 interface Candidate {
   role?: unknown;
   text?: unknown;
@@ -52,7 +77,7 @@ function candidateLines(details: Record<string, unknown> | undefined, message: s
 
 /** Lines shared by thrown errors and non-ok CallResults. */
 export function errorLines(code: string, message: string, details?: Record<string, unknown>): string[] {
-  return [`error: ${code}: ${message}`, ...candidateLines(details, message)];
+  return [`error: ${code}: ${message}`, ...candidateLines(details, message), ...windowLines(details, message)];
 }
 
 /** A thrown error (TandemError or anything else) as the tool's isError result. */
@@ -71,7 +96,7 @@ export function errorResult(error: unknown): CallToolResult {
   const lines = [
     `status: ${status}`,
     ...errorLines(tandemError.code, tandemError.message, tandemError.details),
-    `hint: ${guidanceFor(tandemError.code)}`,
+    `hint: ${reasonGuidance(tandemError.details) ?? guidanceFor(tandemError.code)}`,
   ];
   return { isError: true, content: [{ type: 'text', text: lines.join('\n') }] };
 }

@@ -6,10 +6,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningApp } from '../core/model.js';
 import { excerptChange } from '../core/changeExcerpt.js';
 import type { ChoiceReason } from '../core/query.js';
-import type { CallResult, ChoiceCandidate } from '../core/result.js';
+import type { CallResult, ChoiceCandidate, KeysReason, TextEntry } from '../core/result.js';
 import { quoteText } from '../core/treeFormat.js';
 import { artifactLink } from './artifactResources.js';
-import { errorLines, guidanceFor } from './errors.js';
+import { errorLines, guidanceFor, reasonGuidance } from './errors.js';
 import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
 
 /** Text changes listed inline; the rest are in the diff file. */
@@ -61,6 +61,14 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
       matched: choice.matched,
     }));
   }
+  if (result.textEntries?.length) {
+    output.typed_by = result.textEntries.map((entry) => ({
+      step: entry.step + 1,
+      method: entry.method,
+      ...(entry.reason ? { reason: entry.reason } : {}),
+      ...(entry.element ? { element_index: entry.element.index, role: entry.element.role, name: entry.element.name } : {}),
+    }));
+  }
   if (result.truncated) output.truncated = result.truncated;
   const hint = hintFor(result);
   if (hint) output.hint = hint;
@@ -78,6 +86,8 @@ const ENGINE_HINT_CODES = new Set(['cancelled', 'watchdog', 'not-found', 'stale-
 function hintFor(result: CallResult): string {
   if (result.status === 'ok') return result.hint;
   const code = result.error?.code ?? result.status;
+  const specific = reasonGuidance(result.error?.details);
+  if (specific) return specific;
   if (result.hint && (ENGINE_HINT_CODES.has(code) || ENGINE_HINT_CODES.has(result.status))) return result.hint;
   return guidanceFor(code);
 }
@@ -165,6 +175,21 @@ function choiceLines(result: CallResult): string[] {
   });
 }
 
+/** Why text went in as keys, in words. */
+const KEYS_REASONS: Record<KeysReason, string> = {
+  mode: 'mode "keys" asked for keys',
+  'no-target': 'no element had the keyboard focus to insert into',
+  'not-editable': 'the element is not editable',
+  'no-editable-text': 'the element takes no text inserted through accessibility',
+};
+
+function textEntryText(entry: TextEntry): string {
+  const where = entry.element ? ` ${entry.method === 'insertion' ? 'into' : 'at'} ${candidateText(entry.element)}` : '';
+  return entry.method === 'insertion'
+    ? `step ${entry.step + 1} inserted through accessibility${where} (one edit at the caret, replacing any selection)`
+    : `step ${entry.step + 1} typed as keys${where} (${KEYS_REASONS[entry.reason ?? 'mode']})`;
+}
+
 function launchedText(result: CallResult): string | undefined {
   if (!result.launched?.length) return undefined;
   return result.launched
@@ -180,7 +205,7 @@ export function summaryLines(result: CallResult): string[] {
     lines.push(`${key}: ${value}`);
   };
   add('status', result.status);
-  if (result.error) lines.push(...errorLines(result.error.code, result.error.message));
+  if (result.error) lines.push(...errorLines(result.error.code, result.error.message, result.error.details));
   add('pid', result.pid);
   add('app', result.app);
   add('file', result.file);
@@ -193,6 +218,7 @@ export function summaryLines(result: CallResult): string[] {
   add('app_switch', appSwitchText(result));
   add('launched', launchedText(result));
   add('steps', stepsText(result));
+  for (const entry of result.textEntries ?? []) add('typed_by', textEntryText(entry));
   lines.push(...choiceLines(result));
   if (result.humanInputBlocked > 0) add('human_input_blocked', `${result.humanInputBlocked} key/pointer events from the person were held back`);
   if (result.watchdogFired) add('watchdog', 'fired: control was given back to the person before the action finished');
