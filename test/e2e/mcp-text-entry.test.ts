@@ -72,6 +72,34 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
     assert.deepEqual(fixture.eventsNamed('memo').map((e) => e.text), ['hello', 'hello wörld ✓']);
   });
 
+  test("should replace the field's selected text, as typing over a selection does", async () => {
+    const index = await memoIndex();
+    // Keys mode clicks the field, so it has the focus for the shortcut that selects its text.
+    await server.callOk('type_text', { pid: fixture.pid, element_index: index, text: '!', mode: 'keys' });
+    await waitText('memo', 'hello wörld ✓!');
+    await server.callOk('hotkey', { pid: fixture.pid, keys: ['ctrl', 'a'] });
+    const result = await server.callOk('type_text', { pid: fixture.pid, element_index: await memoIndex(), text: 'hello wörld ✓' });
+    assert.equal(typedBy(result)[0].method, 'insertion');
+    await waitText('memo', 'hello wörld ✓');
+  });
+
+  test('should insert into a document as one edit the app can undo (mousepad, Ctrl+Z)', async () => {
+    const mousepad = (await server.callOk('open_application_and_traverse', { identifier: 'mousepad' })).structured.pid as number;
+    try {
+      const treeOf = async (): Promise<string[]> => readFileSync((await server.callOk('refresh_traversal', { pid: mousepad })).structured.file as string, 'utf8').split('\n');
+      const lines = await treeOf();
+      const position = lines.findIndex((text) => /^\s*\[Text\] /.test(text) && / focused/.test(text));
+      assert.ok(position >= 5, `the focused document:\n${lines.filter((text) => /\[Text\]/.test(text)).join('\n')}`);
+      const result = await server.callOk('type_text', { pid: mousepad, element_index: position - 4, text: 'first line\nsecond line' });
+      assert.equal(typedBy(result)[0].method, 'insertion', result.text);
+      assert.match(readFileSync(result.structured.file as string, 'utf8'), /value: '' -> 'first line\\nsecond line'/, 'a many-line document takes line breaks');
+      const undone = await server.callOk('hotkey', { pid: mousepad, keys: ['ctrl', 'z'] });
+      assert.match(readFileSync(undone.structured.file as string, 'utf8'), /value: 'first line\\nsecond line' -> ''/, 'one Ctrl+Z took the whole insertion back');
+    } finally {
+      process.kill(mousepad, 'SIGTERM');
+    }
+  });
+
   test('should insert into the field with neither label nor name, found by its element_index', async () => {
     const result = await server.callOk('type_text', { pid: fixture.pid, element_index: await noteIndex(), text: 'no label here' });
     await waitText('note', 'no label here');
