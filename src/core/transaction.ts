@@ -796,8 +796,10 @@ class Transaction {
     const count = secure ? '' : ` ${[...step.text].length} characters`;
     let reason: KeysReason = 'mode';
     if (step.mode !== 'keys') {
-      reason = !target ? 'no-target' : target.editable === false ? 'not-editable' : 'no-editable-text';
-      if (target && target.editable !== false) {
+      // A disabled or read-only field takes no typing from a person: nothing is inserted there either.
+      const takesText = target !== null && target.editable !== false && target.enabled;
+      reason = !target ? 'no-target' : !takesText ? 'not-editable' : 'no-editable-text';
+      if (target && takesText) {
         // A one-line field would take a line break as a character (GTK shows a glyph; on Enter a
         // person's field would have submitted instead): refused before anything is inserted.
         if (target.singleLine && /[\r\n]/.test(step.text)) {

@@ -34,7 +34,7 @@ export function guidanceFor(code: string): string {
 const REASON_GUIDANCE: Record<string, string> = {
   'line-breaks-in-single-line': 'Nothing was typed. Send the lines one at a time (press_key "return" between them only where the app should get Enter), or mode "keys" to type Return for each line break.',
   'no-target': 'Nothing was typed: no element has the keyboard focus. Send element_index of the field (from get_window_state or the tree file).',
-  'not-editable': 'Nothing was typed: that element is not an editable field. Pick a field from the tree (get_window_state {pid, query: "text"}).',
+  'not-editable': 'Nothing was typed: that element is not an editable field (or it is disabled). Pick a field from the tree (get_window_state {pid, query: "text"}).',
   'no-editable-text': 'Nothing was typed: that field takes no text inserted through accessibility. Send mode "keys" (or "auto") to type it.',
   'no-accessible-window': 'That window has no part in the app\'s accessibility tree (its title and place match none of the app\'s frames). Call get_window_state without window_id for the whole app.',
 };

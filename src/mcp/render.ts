@@ -179,7 +179,7 @@ function choiceLines(result: CallResult): string[] {
 const KEYS_REASONS: Record<KeysReason, string> = {
   mode: 'mode "keys" asked for keys',
   'no-target': 'no element had the keyboard focus to insert into',
-  'not-editable': 'the element is not editable',
+  'not-editable': 'the element is not editable (read-only or disabled)',
   'no-editable-text': 'the element takes no text inserted through accessibility',
 };
 

@@ -41,7 +41,7 @@ describe('mcp: type_text, press_key, get_window_state window_id', () => {
     fixture = await mcpFixture();
     const result = await fixture.call('type_text', { pid: COUNTER, element_index: await indexOf('[Label] "Status: idle"'), text: 'x', mode: 'insert' });
     assert.equal(result.isError, true);
-    assert.equal(line(result, 'hint'), 'Nothing was typed: that element is not an editable field. Pick a field from the tree (get_window_state {pid, query: "text"}).');
+    assert.equal(line(result, 'hint'), 'Nothing was typed: that element is not an editable field (or it is disabled). Pick a field from the tree (get_window_state {pid, query: "text"}).');
   });
 
   it('should press a key several times, and refuse counts and modes out of bounds with what to send', async () => {

@@ -34,6 +34,7 @@ function editorDesktop(): ScriptedDesktop {
                 { role: 'Terminal', text: 'Shell', editable: true, insertable: false, bounds: rect(10, 260, 400, 100) },
                 { role: 'PasswordText', text: 'Passphrase', secure: true, bounds: rect(220, 10, 200, 30) },
                 { role: 'Label', text: 'Status', editable: false, bounds: rect(430, 10, 100, 20) },
+                { role: 'Text', text: 'Locked', enabled: false, bounds: rect(430, 40, 100, 30) },
               ],
             },
             { role: 'Window', text: 'Palette', bounds: rect(700, 0, 200, 300), children: [{ role: 'PushButton', text: 'Only here', bounds: rect(710, 10, 100, 30) }] },
@@ -97,6 +98,9 @@ describe('type_text in core', () => {
     const label = await fixture.engine.act(act(typeTextStep('x', 'auto', 'Status')));
     assert.equal(label.textEntries?.[0].reason, 'not-editable');
     assert.deepEqual(inputs(fixture.desktop), ['click 480,20', 'type x'], 'no insertion was tried into the label');
+    const disabled = await fixture.engine.act(act(typeTextStep('x', 'insert', 'Locked')));
+    assert.equal(disabled.error?.details?.reason, 'not-editable');
+    assert.equal(fixture.desktop.find(EDITOR, 'Locked').value, '', 'nothing was inserted into the disabled field');
   });
 
   it('should refuse in mode insert where insertion cannot be done, typing nothing', async () => {
