@@ -92,6 +92,13 @@ export interface Desktop {
   snapshot(pid: number, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot>;
   performAction(request: ElementActionRequest, progress: Progress): Promise<void>;
   setValue(element: ElementNode, value: string, progress: Progress): Promise<void>;
+  /**
+   * Inserts text into the element at its caret, replacing its selected text, as one edit of the
+   * app's own (AT-SPI EditableText.InsertText, AXSelectedText); the caret ends after the text.
+   * Throws 'unsupported' (details.reason 'no-editable-text') when the element takes no text this
+   * way: nothing was inserted then.
+   */
+  insertText(element: ElementNode, text: string, progress: Progress): Promise<void>;
   setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void>;
   /** Waits until pid's UI has been quiet for quietMs (accessibility events), at most capMs. */
   waitForQuiet(pid: number, quietMs: number, capMs: number, progress: Progress): Promise<SettleOutcome>;

@@ -11,7 +11,7 @@ import { TandemError, errorFacts, toTandemError } from './errors.js';
 import { TypedEmitter } from './events.js';
 import { DEFAULT_WATCHDOG_MS, GuardPolicy } from './guard.js';
 import type { Display, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
-import { chooseWindow, frontmostFirst } from './windowChoice.js';
+import { chooseWindow, frontmostFirst, requireWindow, windowSubtree } from './windowChoice.js';
 import { zoomInto, type ZoomImage, type ZoomView } from './zoom.js';
 import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
@@ -41,6 +41,19 @@ export const DEFAULT_GRACE_MS = 200;
 /** Longest wait for a just-started app to stop changing before its first tree is read. */
 export const LAUNCH_SETTLE_CAP_MS = 3_000;
 export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxDepth: 64, maxElements: 10_000, maxMs: 5_000 };
+
+export interface RefreshOptions {
+  /** Only this window of the app: its part of the tree, and its capture. */
+  windowId?: number;
+}
+
+/** What a read call reads: the app, and the one window when the caller named one. */
+interface ReadTarget {
+  pid: number;
+  app: string;
+  verb: string;
+  window?: WindowInfo;
+}
 
 export const PAUSED_MESSAGE = 'Agent control is paused by the person in the Tandem menu.';
 
@@ -154,13 +167,19 @@ export class Engine implements TandemEngine {
     );
   }
 
-  async refresh(pid: number, context: CallContext = {}): Promise<CallResult> {
+  async refresh(pid: number, context: CallContext = {}, options: RefreshOptions = {}): Promise<CallResult> {
     this.assertOpen();
     checkPid(pid);
+    const { windowId } = options;
+    checkWindowId(windowId);
     return this.queue.run(
       () =>
         this.recorded(REFRESH_TOOL, context, (record) =>
-          this.readCall(record, context, { pid }, pid, async (progress) => ({ pid, app: (await this.requireApp(pid, progress)).name, verb: 'read' })),
+          this.readCall(record, context, windowId === undefined ? { pid } : { pid, windowId }, pid, async (progress) => {
+            const app = await this.requireApp(pid, progress);
+            const window = windowId === undefined ? undefined : requireWindow(await this.desktop.windows(pid, progress), pid, windowId);
+            return { pid, app: app.name, verb: 'read', ...(window ? { window } : {}) };
+          }),
         ),
       context.signal,
     );
@@ -403,7 +422,7 @@ export class Engine implements TandemEngine {
     context: CallContext,
     args: Record<string, unknown>,
     pid: number | undefined,
-    resolve: (progress: Progress) => Promise<{ pid: number; app: string; verb: string }>,
+    resolve: (progress: Progress) => Promise<ReadTarget>,
   ): Promise<CallResult> {
     const now = this.transactionOptions.now;
     const log = record.log;
@@ -414,16 +433,18 @@ export class Engine implements TandemEngine {
       record.app = target.app;
       // The window is captured while its tree is read: the two wait on different processes
       // (the X server, the app), so the answer waits for the longer one only.
-      const capturing = this.desktop.screenshot({ pid: target.pid }, progress).catch((error: unknown) => {
+      const window = target.window;
+      const capturing = this.desktop.screenshot(window ? { pid: target.pid, windowId: window.windowId } : { pid: target.pid }, progress).catch((error: unknown) => {
         if (progress.signal.aborted) throw error;
         log(`no screenshot: ${toTandemError(error).message}`);
         return undefined;
       });
       const limits = this.transactionOptions.snapshotLimits;
-      const snapshot = await readWithContent(this.desktop, target.pid, limits, progress).finally(() => capturing.catch(() => {}));
+      const whole = await readWithContent(this.desktop, target.pid, limits, progress).finally(() => capturing.catch(() => {}));
       // Windows on screen with nothing readable in them: say so, rather than hand over an empty tree.
-      const unreadable = await explainUnreadable(this.desktop, target.pid, snapshot, progress);
+      const unreadable = await explainUnreadable(this.desktop, target.pid, whole, progress);
       if (unreadable) throw unreadable;
+      const snapshot = window ? this.windowPart(whole, window) : whole;
       this.snapshots.set(snapshot);
       const screenshot: Screenshot | undefined = await capturing;
       const written = await record.writeFiles({ text: formatTree(snapshot), screenshot, covered: secureAreas(snapshot.elements) });
@@ -433,6 +454,20 @@ export class Engine implements TandemEngine {
       record.finish(this.failedReadResult(record.tool, pid, failure));
       throw failure;
     }
+  }
+
+  /** One window's part of the tree (its element_index values are the ones handed out). */
+  private windowPart(snapshot: TreeSnapshot, window: WindowInfo): TreeSnapshot {
+    const part = windowSubtree(snapshot, window);
+    if (part) return part;
+    const frames = snapshot.elements.filter((el) => el.depth === 1).map((el) => ({ role: el.role, name: el.text }));
+    throw new TandemError('not-found', `window ${window.windowId} of pid ${snapshot.pid} is not in its accessibility tree.`, {
+      pid: snapshot.pid,
+      windowId: window.windowId,
+      reason: 'no-accessible-window',
+      title: window.title,
+      frames,
+    });
   }
 
   private treeResult(tool: string, target: { pid: number; app: string; verb: string }, snapshot: TreeSnapshot): Omit<CallResult, 'durationMs'> {

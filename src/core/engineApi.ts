@@ -92,8 +92,8 @@ export interface TandemEngine {
   open(identifier: string, context?: CallContext): Promise<CallResult>;
   /** A disruptive, guarded transaction of one or more steps. */
   act(request: ActRequest, context?: CallContext): Promise<CallResult>;
-  /** Re-traverses pid: read-only, never engages the guard, never moves anything. */
-  refresh(pid: number, context?: CallContext): Promise<CallResult>;
+  /** Re-traverses pid (only its window `options.windowId` when given): read-only, never engages the guard, never moves anything. */
+  refresh(pid: number, context?: CallContext, options?: { windowId?: number }): Promise<CallResult>;
   /** Brings pid (or its window) to the front and reads its tree; not guarded, and the front is not put back. */
   bringToFront(pid: number, windowId?: number, context?: CallContext): Promise<CallResult>;
   // The small inspection reads below each run in a call record of their own (events, no files).

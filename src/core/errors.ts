@@ -37,10 +37,15 @@ export function isTandemError(error: unknown, code?: ErrorCode): error is Tandem
   return error instanceof TandemError && (code === undefined || error.code === code);
 }
 
-/** The facts of a failure a CallResult carries: code, message and the reason key, if any. */
-export function errorFacts(error: TandemError): { code: ErrorCode; message: string; reason?: string } {
-  const reason = error.details?.reason;
-  return typeof reason === 'string' ? { code: error.code, message: error.message, reason } : { code: error.code, message: error.message };
+/** The facts of a failure a CallResult carries: code, message, details and their reason key. */
+export function errorFacts(error: TandemError): { code: ErrorCode; message: string; reason?: string; details?: Record<string, unknown> } {
+  const reason = error.details?.reason ?? error.details?.by;
+  return {
+    code: error.code,
+    message: error.message,
+    ...(typeof reason === 'string' ? { reason } : {}),
+    ...(error.details ? { details: error.details } : {}),
+  };
 }
 
 /** Any thrown value as a TandemError, keeping the message. */

@@ -34,6 +34,8 @@ export const LIMITS = {
   elementIndex: 1_000_000,
   /** A window id (an X11 window or a CGWindowID: 32 bits). */
   windowId: 0xffff_ffff,
+  /** Presses of one key in one call or step (a line of backspaces, a long list walked with down). */
+  keyRepeat: 1_000,
 } as const;
 
 /** Core's own check of a pid (a caller may not have come through the MCP schemas). */

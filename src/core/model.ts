@@ -87,6 +87,11 @@ export interface ElementNode {
    * it (AT-SPI's editable state, AX text roles). Absent: unknown, and core goes by the role.
    */
   editable?: boolean;
+  /**
+   * A one-line field (an entry, not a text area), as the backend knows it (AT-SPI's single-line
+   * state, AXTextField): a line break inserted there would be a character, not a new line.
+   */
+  singleLine?: boolean;
   bounds: Rect | null;
   /** On screen and not hidden (showing+visible on AT-SPI, on-screen frame on AX). */
   visible: boolean;

@@ -17,6 +17,7 @@ export type Destination = 'secure' | 'plain' | 'unknown';
 
 /** Steps after which the focused element may be a different one. */
 export function movesFocus(step: Step): boolean {
+  if (step.kind === 'type-text') return step.query !== undefined;
   return step.kind === 'click' || step.kind === 'press' || step.kind === 'element-action' || step.kind === 'set-value' || step.kind === 'set-selected';
 }
 
@@ -35,12 +36,12 @@ export function predictDestinations(
   const result = new Map<number, Destination>();
   const focused = before.elements.find((el) => el.focused) ?? null;
   steps.forEach((step, index) => {
-    if (step.kind === 'set-value') {
+    if (step.kind === 'set-value' || (step.kind === 'type-text' && step.query)) {
       const target = targetOf(step, index);
       result.set(index, target ? (target.secure ? 'secure' : 'plain') : 'unknown');
       return;
     }
-    if (step.kind !== 'type') return;
+    if (step.kind !== 'type' && step.kind !== 'type-text') return;
     let mover = -1;
     for (let j = index - 1; j >= 0; j--) {
       if (movesFocus(steps[j])) {
@@ -90,8 +91,10 @@ export function describeStep(step: Step, secure: boolean): string {
     }
     case 'type':
       return `Type ${shownText(step.text, secure)}`;
+    case 'type-text':
+      return `Type ${shownText(step.text, secure)}${step.query ? ` into ${describeQuery(step.query)}` : ''}${step.mode === 'auto' ? '' : ` (${step.mode})`}`;
     case 'press':
-      return `Press ${[...step.modifiers, step.key].join('+')}`;
+      return `Press ${[...step.modifiers, step.key].join('+')}${(step.count ?? 1) > 1 ? ` ×${step.count}` : ''}`;
     case 'scroll':
       return `Scroll ${step.deltaX},${step.deltaY} at ${describeTarget(step.target)}`;
     case 'wait':
@@ -107,7 +110,7 @@ export function describeStep(step: Step, secure: boolean): string {
 
 /** The step as event args: the same object with secure text replaced by its label. */
 export function redactStep(step: Step, secure: boolean): Record<string, unknown> {
-  if (step.kind === 'type') return { ...step, text: secure ? secureTextLabel(step.text) : step.text };
+  if (step.kind === 'type' || step.kind === 'type-text') return { ...step, text: secure ? secureTextLabel(step.text) : step.text };
   if (step.kind === 'set-value') return { ...step, value: secure ? secureTextLabel(step.value) : step.value };
   return { ...step };
 }

@@ -36,6 +36,20 @@ export interface ElementChoice {
   matched: number;
 }
 
+/** Why text was typed as keys rather than inserted (a fact: src/mcp words it). */
+export type KeysReason = 'mode' | 'no-target' | 'not-editable' | 'no-editable-text';
+
+/** How one type_text step's text reached the app. */
+export interface TextEntry {
+  /** Position of the step in the call, 0-based. */
+  step: number;
+  method: 'insertion' | 'keys';
+  /** For 'keys': why not inserted. */
+  reason?: KeysReason;
+  /** The element inserted into or typed at, when known (element_index in the tree read last). */
+  element?: ChoiceCandidate;
+}
+
 export interface TextChange {
   role: string;
   /** 'value' when what the element holds changed (its label in `name`); absent: the label itself changed. */
@@ -67,6 +81,8 @@ export interface CallResult {
   launched?: Array<{ pid: number; app: string }>;
   /** Steps whose query matched several elements sharing a label: which one was used, and why. */
   choices?: ElementChoice[];
+  /** type_text steps: whether their text was inserted through accessibility or typed as keys, and why. */
+  textEntries?: TextEntry[];
   /** Tree text of the app that took the front, when a handoff happened. */
   handoffTree?: string;
   /** Steps actually completed, in order, with what was done ("scrolled 6 lines to reach …"). */
@@ -83,6 +99,6 @@ export interface CallResult {
   cancelledBy?: 'person' | 'caller';
   restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed' };
   durationMs: number;
-  /** Set when status is not ok; `reason` is the error's details.reason, when it has one. */
-  error?: { code: string; message: string; reason?: string };
+  /** Set when status is not ok: the error's facts (`reason` is details.reason, when it has one). */
+  error?: { code: string; message: string; reason?: string; details?: Record<string, unknown> };
 }

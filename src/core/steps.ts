@@ -39,6 +39,23 @@ export interface PressStep {
   kind: 'press';
   key: string;
   modifiers: Modifier[];
+  /** Times the key is pressed (1 when absent, at most LIMITS.keyRepeat); a cancel between two presses stops the rest. */
+  count?: number;
+}
+
+/**
+ * How text reaches its field: 'insert' through the accessibility API (at the caret, replacing the
+ * selection, like a paste: one edit, nothing paced), 'keys' as paced keystrokes, 'auto' inserting
+ * where the element takes it and typing keys otherwise.
+ */
+export type TextEntryMode = 'auto' | 'insert' | 'keys';
+
+/** Text for a field: the focused one, or the element `query` names (see TextEntryMode). */
+export interface TypeTextStep {
+  kind: 'type-text';
+  text: string;
+  query?: ElementQuery;
+  mode: TextEntryMode;
 }
 
 export interface ScrollStep {
@@ -77,6 +94,7 @@ export interface SetSelectedStep {
 export type Step =
   | ClickStep
   | TypeStep
+  | TypeTextStep
   | PressStep
   | ScrollStep
   | WaitStep
@@ -90,6 +108,7 @@ export function stepVerb(step: Step): string {
     case 'click':
       return step.count === 2 ? 'Double-clicking' : step.button === 'right' ? 'Right-clicking' : 'Clicking';
     case 'type':
+    case 'type-text':
       return 'Typing';
     case 'press':
       return 'Pressing keys';

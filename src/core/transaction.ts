@@ -13,7 +13,7 @@
 // facts and the artifacts still matter to the model and the person.
 
 import type { CallRecord } from './callRecord.js';
-import type { Desktop, SnapshotLimits } from './desktop.js';
+import type { ClickOptions, Desktop, SnapshotLimits } from './desktop.js';
 import { diffTrees, formatDiff, summarizeDiff, textChanges, type TreeDiff } from './diff.js';
 import { SnapshotCache, refind, resolveIndexed, staleIndexError } from './elementIndex.js';
 import type { ActRequest } from './engineApi.js';
@@ -29,11 +29,11 @@ import { createProgress, sleep, throwIfAborted, type Progress } from './progress
 import { chooseElement, elementAtPoint, findElement, type ElementPurpose } from './query.js';
 import { explainUnreadable } from './readability.js';
 import { areasCovered, describeStep, movesFocus, predictDestinations, redactStep, secureAreas, secureForEvents, shownText, type Destination } from './redact.js';
-import type { AppSwitch, CallResult, CallStatus, ElementChoice } from './result.js';
+import type { AppSwitch, CallResult, CallStatus, ChoiceCandidate, ElementChoice, KeysReason, TextEntry } from './result.js';
 import { settle, waitForLaunches, type LaunchOutcome, type SettleOptions } from './settle.js';
 import { centreOf, estimateBounds, scrollIntoView } from './scrollIntoView.js';
 import { overlayText } from './overlayText.js';
-import { stepVerb, type ClickStep, type ElementQuery, type Step } from './steps.js';
+import { stepVerb, type ClickStep, type ElementQuery, type Step, type TypeTextStep } from './steps.js';
 import { formatElementLabel, formatTree } from './treeFormat.js';
 import { pngWithCrosshair } from './crosshair.js';
 
@@ -132,8 +132,17 @@ export function normalizeStep(step: Step, position: number): Step {
       if (typeof step.text !== 'string' || step.text.length === 0) throw bad(`${what}: text must be a non-empty string.`);
       checkLength(step.text, LIMITS.typedChars, `${what}: the text`);
       return step;
-    case 'press':
-      return { ...step, key: normalizeKey(step.key), modifiers: normalizeModifiers(step.modifiers) };
+    case 'press': {
+      const count = step.count ?? 1;
+      if (!Number.isInteger(count) || count < 1 || count > LIMITS.keyRepeat) throw bad(`${what}: count must be a whole number from 1 to ${LIMITS.keyRepeat}.`);
+      return { ...step, key: normalizeKey(step.key), modifiers: normalizeModifiers(step.modifiers), ...(count > 1 ? { count } : {}) };
+    }
+    case 'type-text': {
+      if (typeof step.text !== 'string' || step.text.length === 0) throw bad(`${what}: text must be a non-empty string.`);
+      checkLength(step.text, LIMITS.typedChars, `${what}: the text`);
+      if (step.mode !== 'auto' && step.mode !== 'insert' && step.mode !== 'keys') throw bad(`${what}: mode must be auto, insert or keys.`);
+      return { kind: 'type-text', text: step.text, mode: step.mode, ...(step.query !== undefined ? { query: checkQuery(step.query, what) } : {}) };
+    }
     case 'scroll': {
       const target = clickTarget(step.target, what);
       const deltaX = step.deltaX ?? 0;
@@ -156,7 +165,7 @@ export function normalizeStep(step: Step, position: number): Step {
       if (typeof step.selected !== 'boolean') throw bad(`${what}: selected must be true or false.`);
       return { ...step, query: checkQuery(step.query, what) };
     default:
-      throw bad(`${what}: unknown step kind. Use click, type, press, scroll, wait, element-action, set-value or set-selected.`);
+      throw bad(`${what}: unknown step kind. Use click, type, type-text, press, scroll, wait, element-action, set-value or set-selected.`);
   }
 }
 
@@ -173,8 +182,16 @@ function clickTarget(target: ClickStep['target'] | undefined, what: string): Cli
 
 function queryOf(step: Step): ElementQuery | undefined {
   if (step.kind === 'click') return 'query' in step.target ? step.target.query : undefined;
-  if (step.kind === 'element-action' || step.kind === 'set-value' || step.kind === 'set-selected') return step.query;
+  if (step.kind === 'element-action' || step.kind === 'set-value' || step.kind === 'set-selected' || step.kind === 'type-text') return step.query;
   return undefined;
+}
+
+function focusedIn(elements: readonly ElementNode[]): ElementNode | null {
+  return elements.find((el) => el.focused) ?? null;
+}
+
+function candidateOf(element: ElementNode): ChoiceCandidate {
+  return { index: element.index, role: element.role, name: element.text };
 }
 
 function hasIndex(query: ElementQuery | undefined): query is ElementQuery & { index: number } {
@@ -236,6 +253,8 @@ class Transaction {
   private destinations = new Map<number, Destination>();
   /** Steps whose query matched several elements sharing a label: the facts of the choice, by step. */
   private readonly choices = new Map<number, ElementChoice>();
+  /** How each type-text step's text went in (inserted or typed as keys, and why). */
+  private readonly textEntries: TextEntry[] = [];
   private readonly abort = new AbortController();
   private session: GuardSession | null = null;
   private progress!: Progress;
@@ -572,7 +591,7 @@ class Transaction {
   /** Typing after a click, or setting a value, needs a field: a label sharing its name will not do. */
   private purposeOf(index: number): ElementPurpose {
     const step = this.steps[index];
-    if (step.kind === 'set-value') return 'editable';
+    if (step.kind === 'set-value' || step.kind === 'type-text') return 'editable';
     if (step.kind !== 'click') return 'any';
     const next = this.steps.slice(index + 1).find((later) => later.kind !== 'wait');
     return next?.kind === 'type' ? 'editable' : 'any';
@@ -663,25 +682,7 @@ class Transaction {
           point = await this.screenPointOf(step.target);
           element = elementAtPoint((await this.freshTree()).elements, point);
         }
-        const reached = await scrollIntoView(
-          {
-            desktop: this.desktop,
-            pid: this.request.pid,
-            limits: this.options.snapshotLimits,
-            progress,
-            settle: async () => void (await settle(this.desktop, this.request.pid, this.options.settle, progress, this.current)),
-          },
-          this.current,
-          { element, point },
-        );
-        if (reached.lines) {
-          this.current = reached.snapshot;
-          this.log(reached.note!);
-        }
-        await this.desktop.click(reached.point, { button: step.button, count: step.count, modifiers: step.modifiers }, progress);
-        this.clickPoint = reached.point;
-        this.lastClickTarget = reached.element;
-        this.treeIsStale = true;
+        const reached = await this.clickAt(element, point, { button: step.button, count: step.count, modifiers: step.modifiers });
         const verb = step.count === 2 ? 'double-clicked' : step.button === 'right' ? 'right-clicked' : step.button === 'middle' ? 'middle-clicked' : 'clicked';
         const what = reached.element ? `${formatElementLabel(reached.element)} at ` : '';
         const mods = step.modifiers.length ? ` with ${step.modifiers.join('+')}` : '';
@@ -697,10 +698,25 @@ class Transaction {
         this.treeIsStale = true;
         return `typed ${shownText(step.text, secure)}`;
       }
+      case 'type-text':
+        return this.typeTextStep(step, index);
       case 'press': {
-        await this.desktop.pressKey(step.key, step.modifiers, progress);
-        this.treeIsStale = true;
-        return `pressed ${[...step.modifiers, step.key].join('+')}`;
+        const keys = [...step.modifiers, step.key].join('+');
+        const count = step.count ?? 1;
+        let pressed = 0;
+        try {
+          // A checkpoint between presses: a cancel stops the repeats that are left.
+          for (; pressed < count; pressed++) {
+            throwIfAborted(progress);
+            await this.desktop.pressKey(step.key, step.modifiers, progress);
+            this.treeIsStale = true;
+          }
+        } catch (error) {
+          // Said honestly when some presses went in before the stop (the step is then reported as done that far).
+          if (!progress.signal.aborted || pressed === 0) throw error;
+          return `pressed ${keys} ${pressed} of ${count} times, then stopped`;
+        }
+        return `pressed ${keys}${count > 1 ? ` ×${count}` : ''}`;
       }
       case 'scroll': {
         const { point, element } = await this.pointerAt(step.target, index);
@@ -734,6 +750,88 @@ class Transaction {
         return `${step.selected ? 'selected' : 'deselected'} ${formatElementLabel(element)}`;
       }
     }
+  }
+
+  /** Clicks `point` (on `element` when known), scrolled into view first; the tree is stale after it. */
+  private async clickAt(element: ElementNode | null, point: Point, options: ClickOptions): Promise<{ point: Point; element: ElementNode | null; note?: string }> {
+    const progress = this.progress;
+    const reached = await scrollIntoView(
+      {
+        desktop: this.desktop,
+        pid: this.request.pid,
+        limits: this.options.snapshotLimits,
+        progress,
+        settle: async () => void (await settle(this.desktop, this.request.pid, this.options.settle, progress, this.current)),
+      },
+      this.current,
+      { element, point },
+    );
+    if (reached.lines) {
+      this.current = reached.snapshot;
+      this.log(reached.note!);
+    }
+    await this.desktop.click(reached.point, options, progress);
+    this.clickPoint = reached.point;
+    this.lastClickTarget = reached.element;
+    this.treeIsStale = true;
+    return reached;
+  }
+
+  /**
+   * type_text: insert the text through accessibility where the element takes it (one edit, at its
+   * caret), else — or when asked — type it as paced keys. The target is the element the query
+   * names, else the focused one. How it went in is kept as a fact for the answer.
+   */
+  private async typeTextStep(step: TypeTextStep, index: number): Promise<string> {
+    const progress = this.progress;
+    let target = step.query ? await this.locate(step.query, index) : focusedIn(this.current.elements);
+    if (!step.query && !target) {
+      // Activating the app (it was not in front) gives its focus widget the focus only now.
+      this.treeIsStale = true;
+      target = focusedIn((await this.freshTree()).elements);
+    }
+    const secure = target ? target.secure || this.destinations.get(index) === 'secure' : await this.isSecureDestination(index);
+    const label = target ? formatElementLabel(target) : 'the keyboard focus';
+    const count = secure ? '' : ` ${[...step.text].length} characters`;
+    let reason: KeysReason = 'mode';
+    if (step.mode !== 'keys') {
+      // A disabled or read-only field takes no typing from a person: nothing is inserted there either.
+      const takesText = target !== null && target.editable !== false && target.enabled;
+      reason = !target ? 'no-target' : !takesText ? 'not-editable' : 'no-editable-text';
+      if (target && takesText) {
+        // A one-line field would take a line break as a character (GTK shows a glyph; on Enter a
+        // person's field would have submitted instead): refused before anything is inserted.
+        if (target.singleLine && /[\r\n]/.test(step.text)) {
+          throw new TandemError('bad-input', `${label} holds one line and the text has line breaks.`, { reason: 'line-breaks-in-single-line', index: target.index });
+        }
+        try {
+          progress.log(`inserting${count} into ${label}`);
+          await this.desktop.insertText(target, step.text, progress);
+          this.treeIsStale = true;
+          this.textEntries.push({ step: index, method: 'insertion', element: candidateOf(target) });
+          return `inserted ${shownText(step.text, secure)} into ${label}`;
+        } catch (error) {
+          if (!isTandemError(error, 'unsupported')) throw error;
+          this.log(`${label} takes no text insertion: ${toTandemError(error).message}`);
+        }
+      }
+      if (step.mode === 'insert') {
+        throw new TandemError('unsupported', `${label} takes no text insertion.`, { reason, ...(target ? { index: target.index } : {}) });
+      }
+    }
+    // Keys go to the focus: an element named by the query that does not have it is clicked first.
+    let clicked = '';
+    if (target && step.query && !target.focused) {
+      const bounds = target.bounds ?? estimateBounds(this.current.elements, target);
+      if (!bounds) throw new TandemError('unsupported', `${label} has no position on screen to click before typing.`, { index: target.index });
+      const reached = await this.clickAt(target, centreOf(bounds), { button: 'left', count: 1, modifiers: [] });
+      clicked = `${reached.note ? `${reached.note}, ` : ''}clicked ${label} at ${reached.point.x},${reached.point.y}, then `;
+    }
+    progress.log(secure ? 'typing into a secure field' : `typing${count}`);
+    await this.desktop.typeText(step.text, secure ? { ...progress, secretInput: true } : progress);
+    this.treeIsStale = true;
+    this.textEntries.push({ step: index, method: 'keys', reason, ...(target ? { element: candidateOf(target) } : {}) });
+    return `${clicked}typed ${shownText(step.text, secure)}${target && !clicked ? ` into ${label}` : ''} as keys`;
   }
 
   // — release, restore, persist —
@@ -867,6 +965,7 @@ class Transaction {
       handoffTree,
       ...(this.launchedWithoutWindow.length ? { launched: this.launchedWithoutWindow.map(({ pid, name }) => ({ pid, app: name })) } : {}),
       ...(this.choices.size ? { choices: [...this.choices.values()].sort((a, b) => a.step - b.step) } : {}),
+      ...(this.textEntries.length ? { textEntries: [...this.textEntries] } : {}),
       stepsDone: [...this.stepsDone],
       stepsTotal: this.steps.length,
       humanInputBlocked: this.session?.humanInputBlocked ?? 0,

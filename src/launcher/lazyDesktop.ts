@@ -54,6 +54,7 @@ export class LazyDesktop implements Desktop {
   snapshot: Desktop['snapshot'] = async (...args) => (await this.get()).snapshot(...args);
   performAction: Desktop['performAction'] = async (...args) => (await this.get()).performAction(...args);
   setValue: Desktop['setValue'] = async (...args) => (await this.get()).setValue(...args);
+  insertText: Desktop['insertText'] = async (...args) => (await this.get()).insertText(...args);
   setSelected: Desktop['setSelected'] = async (...args) => (await this.get()).setSelected(...args);
   waitForQuiet: Desktop['waitForQuiet'] = async (...args) => (await this.get()).waitForQuiet(...args);
   launchedSince: Desktop['launchedSince'] = async (...args) => (await this.get()).launchedSince(...args);

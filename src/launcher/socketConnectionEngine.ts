@@ -20,7 +20,7 @@ export function connectionEngine(engine: TandemEngine, scope: ConnectionScope): 
   return {
     open: (identifier: string, context?: CallContext) => engine.open(identifier, scoped(context, scope)),
     act: (request: ActRequest, context?: CallContext) => engine.act(request, scoped(context, scope)),
-    refresh: (pid: number, context?: CallContext) => engine.refresh(pid, scoped(context, scope)),
+    refresh: (pid: number, context?: CallContext, options?: { windowId?: number }) => engine.refresh(pid, scoped(context, scope), options),
     bringToFront: (pid: number, windowId?: number, context?: CallContext) => engine.bringToFront(pid, windowId, scoped(context, scope)),
     listApps: (context?: CallContext) => engine.listApps(scoped(context, scope)),
     listWindows: (pid?: number, onScreenOnly?: boolean, context?: CallContext) => engine.listWindows(pid, onScreenOnly, scoped(context, scope)),

@@ -59,6 +59,11 @@ const GUIDANCE_BY_REASON: Record<string, string> = {
   'permission/screen-recording-off': 'Ask the person to grant Screen Recording to Tandem in System Settings › Privacy & Security › Screen Recording (`tandem doctor` checks it), then try again.',
   'timeout/open-no-app': 'Call list_applications to see what is running.',
   'timeout/open-no-tree': 'Call refresh_traversal with its pid in a moment.',
+  'bad-input/line-breaks-in-single-line': 'Nothing was typed. Send the lines one at a time (press_key "return" between them only where the app should get Enter), or mode "keys" to type Return for each line break.',
+  'unsupported/no-target': 'Nothing was typed: no element has the keyboard focus. Send element_index of the field (from get_window_state or the tree file).',
+  'unsupported/not-editable': 'Nothing was typed: that element is not an editable field (or it is disabled). Pick a field from the tree (get_window_state {pid, query: "text"}).',
+  'unsupported/no-editable-text': 'Nothing was typed: that field takes no text inserted through accessibility. Send mode "keys" (or "auto") to type it.',
+  'not-found/no-accessible-window': "That window has no part in the app's accessibility tree (its title and place match none of the app's frames). Call get_window_state without window_id for the whole app.",
   'cancelled/caller': 'The call was cancelled before it finished; call refresh_traversal to see the current state.',
 };
 
@@ -71,6 +76,18 @@ export function guidanceFor(code: string, reason?: string): string {
 function reasonOf(details: Record<string, unknown> | undefined): string | undefined {
   const reason = details?.reason ?? details?.by;
   return typeof reason === 'string' ? reason : undefined;
+}
+
+/** A not-found window's details: the windows the pid has, to pick from. */
+function windowLines(details: Record<string, unknown> | undefined, message: string): string[] {
+  const windows = details?.windows;
+  if (!Array.isArray(windows) || /windows:/i.test(message)) return [];
+  const listed = windows.slice(0, 20).map((window: unknown) => {
+    if (typeof window === 'number') return `window_id ${window}`;
+    const { windowId, title } = (window ?? {}) as { windowId?: unknown; title?: unknown };
+    return `window_id ${String(windowId)}${typeof title === 'string' ? ` ${quoteText(title, '"', 80)}` : ''}`;
+  });
+  return [`windows: ${listed.join(', ') || 'none'}`];
 }
 
 interface Candidate {
@@ -95,7 +112,7 @@ function candidateLines(details: Record<string, unknown> | undefined, message: s
 
 /** Lines shared by thrown errors and non-ok CallResults. */
 export function errorLines(code: string, message: string, details?: Record<string, unknown>): string[] {
-  return [`error: ${code}: ${message}`, ...candidateLines(details, message)];
+  return [`error: ${code}: ${message}`, ...candidateLines(details, message), ...windowLines(details, message)];
 }
 
 /** A thrown error (TandemError or anything else) as the tool's isError result. */

@@ -40,6 +40,19 @@ export const callResultOutput = z.object({
     )
     .optional()
     .describe('Steps whose element text matched several elements with the same label: the one used (element_index in the tree the call read first), and why.'),
+  typed_by: z
+    .array(
+      z.object({
+        step: z.number().describe('1-based step.'),
+        method: z.enum(['insertion', 'keys']),
+        reason: z.enum(['mode', 'no-target', 'not-editable', 'no-editable-text']).optional().describe('Why keys rather than insertion.'),
+        element_index: z.number().optional(),
+        role: z.string().optional(),
+        name: z.string().optional(),
+      }),
+    )
+    .optional()
+    .describe('type_text: whether the text was inserted through accessibility or typed as keys, into which element, and why keys.'),
   steps: z.array(z.string()).describe('Steps completed, in order.'),
   steps_total: z.number(),
   human_input_blocked: z.number().describe("The person's key/pointer events held back during the call."),

@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningApp } from '../core/model.js';
 import { excerptChange } from '../core/changeExcerpt.js';
 import type { ChoiceReason } from '../core/query.js';
-import type { CallResult, ChoiceCandidate } from '../core/result.js';
+import type { CallResult, ChoiceCandidate, KeysReason, TextEntry } from '../core/result.js';
 import { quoteText } from '../core/treeFormat.js';
 import { artifactLink } from './artifactResources.js';
 import { errorLines } from './errors.js';
@@ -60,6 +60,14 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
       reason: choice.reason,
       why: CHOICE_REASONS[choice.reason],
       matched: choice.matched,
+    }));
+  }
+  if (result.textEntries?.length) {
+    output.typed_by = result.textEntries.map((entry) => ({
+      step: entry.step + 1,
+      method: entry.method,
+      ...(entry.reason ? { reason: entry.reason } : {}),
+      ...(entry.element ? { element_index: entry.element.index, role: entry.element.role, name: entry.element.name } : {}),
     }));
   }
   const truncated = truncationText(result);
@@ -152,6 +160,21 @@ function choiceLines(result: CallResult): string[] {
   });
 }
 
+/** Why text went in as keys, in words. */
+const KEYS_REASONS: Record<KeysReason, string> = {
+  mode: 'mode "keys" asked for keys',
+  'no-target': 'no element had the keyboard focus to insert into',
+  'not-editable': 'the element is not editable (read-only or disabled)',
+  'no-editable-text': 'the element takes no text inserted through accessibility',
+};
+
+function textEntryText(entry: TextEntry): string {
+  const where = entry.element ? ` ${entry.method === 'insertion' ? 'into' : 'at'} ${candidateText(entry.element)}` : '';
+  return entry.method === 'insertion'
+    ? `step ${entry.step + 1} inserted through accessibility${where} (one edit at the caret, replacing any selection)`
+    : `step ${entry.step + 1} typed as keys${where} (${KEYS_REASONS[entry.reason ?? 'mode']})`;
+}
+
 function launchedText(result: CallResult): string | undefined {
   if (!result.launched?.length) return undefined;
   return result.launched
@@ -167,7 +190,7 @@ export function summaryLines(result: CallResult): string[] {
     lines.push(`${key}: ${value}`);
   };
   add('status', result.status);
-  if (result.error) lines.push(...errorLines(result.error.code, result.error.message));
+  if (result.error) lines.push(...errorLines(result.error.code, result.error.message, result.error.details));
   add('pid', result.pid);
   add('app', result.app);
   add('file', result.file);
@@ -180,6 +203,7 @@ export function summaryLines(result: CallResult): string[] {
   add('app_switch', appSwitchText(result));
   add('launched', launchedText(result));
   add('steps', stepsText(result));
+  for (const entry of result.textEntries ?? []) add('typed_by', textEntryText(entry));
   lines.push(...choiceLines(result));
   if (result.humanInputBlocked > 0) add('human_input_blocked', `${result.humanInputBlocked} key/pointer events from the person were held back`);
   if (result.watchdogFired) add('watchdog', 'fired: control was given back to the person before the action finished');

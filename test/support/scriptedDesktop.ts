@@ -95,6 +95,10 @@ export interface ScriptedNodeSpec {
   editable?: boolean;
   /** What an editable node holds at first (its `text` is its label). */
   value?: string;
+  /** insertText works on it (default: editable); false: like a terminal that only takes keys. */
+  insertable?: boolean;
+  /** A one-line field (reported as singleLine). */
+  singleLine?: boolean;
   /** A click gives it focus (default: editable). */
   focusable?: boolean;
   /** Content scrolls by `lineHeight` points per wheel line; descendants outside its bounds become invisible. */
@@ -129,7 +133,7 @@ export interface ScriptedDesktopOptions {
 
 export type PrimitiveName =
   | 'listApps' | 'appForPid' | 'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'displays' | 'moveCursor'
-  | 'openApp' | 'snapshot' | 'performAction' | 'setValue' | 'setSelected' | 'waitForQuiet' | 'launchedSince'
+  | 'openApp' | 'snapshot' | 'performAction' | 'setValue' | 'insertText' | 'setSelected' | 'waitForQuiet' | 'launchedSince'
   | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'screenshot' | 'engageGuard' | 'releaseGuard'
   | 'checkPermissions';
 
@@ -563,6 +567,7 @@ export class ScriptedDesktop implements Desktop {
         text: node.text,
         ...(node.editable && !node.secure ? { value: node.value } : {}),
         editable: node.editable,
+        ...(node.spec.singleLine ? { singleLine: true } : {}),
         bounds: this.hideOffscreenGeometry && !node.isShowing() ? null : node.screenBounds(),
         visible: node.isShowing(),
         enabled: node.enabled,
@@ -602,6 +607,15 @@ export class ScriptedDesktop implements Desktop {
     if (!node.editable) throw new TandemError('unsupported', `${node.role} "${node.text}" has no editable value`);
     if (node.secure) node.secret = value;
     else node.value = value;
+  }
+
+  /** Appends to the node (its caret is taken to be at the end); 'unsupported' unless it takes insertion (default: editable). */
+  async insertText(element: ElementNode, text: string, progress: Progress): Promise<void> {
+    await this.enter('insertText', element.secure ? `insert [secure] "${element.role}"` : `insert "${text}"`, progress);
+    const node = this.liveNode(element);
+    if (!(node.spec.insertable ?? node.editable)) throw new TandemError('unsupported', `${node.role} "${node.text}" takes no insertion`, { reason: 'no-editable-text' });
+    if (node.secure) node.secret += text;
+    else node.value += text;
   }
 
   async setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void> {

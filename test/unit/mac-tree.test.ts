@@ -278,3 +278,24 @@ test('should survive an app that lists the same child twice, retaining it once',
   session.close();
   assert.deepEqual(fake.leaks(), []);
 });
+
+test('should insert text at the selection through AXSelectedText, and answer unsupported where it is read-only', async () => {
+  const fake = new FakeMacNative();
+  const field: FakeElement = { role: 'AXTextField', value: 'Hello', focused: true, position: { x: 10, y: 10 }, size: { width: 200, height: 22 }, settable: ['AXValue', 'AXSelectedText'] };
+  const label: FakeElement = { role: 'AXTextField', value: 'fixed', position: { x: 10, y: 40 }, size: { width: 200, height: 22 } };
+  fake.addApp(42, { role: 'AXApplication', title: 'Notes', children: [{ role: 'AXWindow', title: 'Note', windowId: 5, position: { x: 0, y: 0 }, size: { width: 400, height: 300 }, children: [field, label] }] });
+  const session = new AxSession(fake);
+  const registry = new AxElementRegistry(fake.cf);
+  const actions = new AxActions(session, registry);
+  const snap = await new AxTreeReader(session, registry).snapshot(42, LIMITS, progress(), options);
+  const [first, second] = snap.elements.filter((e) => e.role === 'TextField');
+  assert.equal(first.singleLine, true, 'an AXTextField holds one line');
+  actions.insertText(first, ' wörld');
+  assert.deepEqual(fake.written.at(-1), { element: field, attribute: 'AXSelectedText', value: ' wörld' });
+  const writes = fake.written.length;
+  assert.throws(() => actions.insertText(second, 'x'), (e: TandemError) => e.code === 'unsupported' && e.details?.reason === 'no-editable-text');
+  assert.equal(fake.written.length, writes, 'nothing was written to the read-only field');
+  registry.releaseAll();
+  session.close();
+  assert.deepEqual(fake.leaks(), []);
+});

@@ -29,7 +29,7 @@ export interface AtspiConnectOptions {
   switchAccessibilityOn?: boolean;
 }
 
-type AccessibilityPart = Pick<Desktop, 'listApps' | 'appForPid' | 'snapshot' | 'performAction' | 'setValue' | 'setSelected' | 'waitForQuiet' | 'openApp'>;
+type AccessibilityPart = Pick<Desktop, 'listApps' | 'appForPid' | 'snapshot' | 'performAction' | 'setValue' | 'insertText' | 'setSelected' | 'waitForQuiet' | 'openApp'>;
 
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -103,6 +103,10 @@ export class AtspiAccessibility implements AccessibilityPart {
 
   setValue(element: ElementNode, value: string, progress: Progress): Promise<void> {
     return this.actions.setValue(element, value, progress);
+  }
+
+  insertText(element: ElementNode, text: string, progress: Progress): Promise<void> {
+    return this.actions.insertText(element, text, progress);
   }
 
   setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void> {

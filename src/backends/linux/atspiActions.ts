@@ -1,10 +1,11 @@
-// Element actions over AT-SPI: Action.DoAction, EditableText, Value and Selection.
+// Element actions over AT-SPI: Action.DoAction, EditableText (whole text, insertion at the
+// caret), Value and Selection.
 
 import type { ElementActionRequest } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import type { ElementNode } from '../../core/model.js';
 import type { Progress } from '../../core/progress.js';
-import { IFACE } from '../../../native/linux/atspiProtocol.js';
+import { IFACE, ROOT_PATH } from '../../../native/linux/atspiProtocol.js';
 import { isCheckableRole, roleName } from '../../../native/linux/atspiRoles.js';
 import { STATE, hasState } from '../../../native/linux/atspiStates.js';
 import type { AtspiBus } from './atspiBus.js';
@@ -84,6 +85,52 @@ export class AtspiActions {
     throw new TandemError('unsupported', `${describe(element)} has no editable text or value: click it and type instead.`);
   }
 
+  /**
+   * EditableText.InsertText at the caret (Text.CaretOffset), the selected text deleted first
+   * (Text.GetSelection, EditableText.DeleteText), as typing does. The toolkit makes it its own
+   * edit: GTK emits the field's "changed" and moves the caret after the text. Nothing of the
+   * text or of the field's content is read or logged (it may be a password).
+   */
+  async insertText(element: ElementNode, text: string, progress: Progress): Promise<void> {
+    const handle = atspiHandleOf(element);
+    const label = describe(element);
+    if (!handle.interfaces.includes(IFACE.editableText) || !handle.interfaces.includes(IFACE.text)) {
+      throw new TandemError('unsupported', `${label} offers no EditableText and Text interfaces.`, { reason: 'no-editable-text' });
+    }
+    const target = { destination: handle.busName, path: handle.path };
+    const [count] = await this.bus.call({ ...target, interface: IFACE.text, member: 'GetNSelections' }, progress, `read the selection of ${label}`);
+    let position: number | null = null;
+    if (Number(count) > 0) {
+      const [start, end] = (await this.bus.call({ ...target, interface: IFACE.text, member: 'GetSelection', signature: 'i', body: [0] }, progress, `read the selection of ${label}`)).map(Number);
+      if (end > start) {
+        await this.bus.call({ ...target, interface: IFACE.editableText, member: 'DeleteText', signature: 'ii', body: [start, end] }, progress, `replace the selection of ${label}`);
+        position = start;
+      }
+    }
+    position ??= Number(await this.bus.getProperty(handle.busName, handle.path, IFACE.text, 'CaretOffset', progress, `read the caret of ${label}`));
+    // A field that never had the caret answers -1: its end is where a person's typing would go.
+    if (!Number.isInteger(position) || position < 0) {
+      position = Number(await this.bus.getProperty(handle.busName, handle.path, IFACE.text, 'CharacterCount', progress, `read the length of ${label}`));
+    }
+    const length = await this.insertLength(handle.busName, text, progress);
+    const [ok] = await this.bus.call(
+      { ...target, interface: IFACE.editableText, member: 'InsertText', signature: 'isi', body: [position, text, length] },
+      progress,
+      `insert text into ${label}`,
+    );
+    if (ok === false) throw new TandemError('unsupported', `${label} refused the inserted text (it may be read-only).`, { reason: 'refused' });
+  }
+
+  /**
+   * InsertText's length argument: bytes of UTF-8 as ATK takes it (GTK, Gecko, Chromium and
+   * LibreOffice go through ATK); Qt's adaptor cuts the text to that many UTF-16 units instead,
+   * so a byte count would pad a non-ASCII text with garbage there.
+   */
+  private async insertLength(busName: string, text: string, progress: Progress): Promise<number> {
+    const toolkit = await this.bus.getProperty(busName, ROOT_PATH, IFACE.application, 'ToolkitName', progress, 'read the toolkit').catch(() => '');
+    return insertTextLength(String(toolkit ?? ''), text);
+  }
+
   async setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void> {
     const handle = atspiHandleOf(element);
     if (handle.parentPath !== null && handle.indexInParent >= 0 && handle.parentInterfaces.includes(IFACE.selection) && !isCheckableRole(handle.role)) {
@@ -148,6 +195,11 @@ export class AtspiActions {
     const next = Math.min(maximum, Math.max(minimum, current + direction * increment));
     await this.bus.setProperty(handle.busName, handle.path, IFACE.value, 'CurrentValue', 'd', next, progress, 'change the value');
   }
+}
+
+/** InsertText's length for `text` in an app of this toolkit (see AtspiActions.insertLength). */
+export function insertTextLength(toolkit: string, text: string): number {
+  return /^qt$/i.test(toolkit.trim()) ? text.length : Buffer.byteLength(text, 'utf8');
 }
 
 function describe(element: ElementNode): string {

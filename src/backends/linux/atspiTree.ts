@@ -674,6 +674,7 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
     ...(value !== undefined ? { value } : {}),
     ...(truncated ? { valueTruncated: true } : {}),
     editable: hasState(node.states, STATE.editable),
+    ...(hasState(node.states, STATE.singleLine) ? { singleLine: true } : {}),
     bounds: extents ?? null,
     // Unmapped widgets answer INT_MIN geometry while still claiming to be showing.
     visible: showing && extents !== null,

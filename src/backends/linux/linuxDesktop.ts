@@ -79,6 +79,10 @@ export class LinuxDesktop implements Desktop {
     return this.atspi.setValue(element, value, progress);
   }
 
+  insertText(element: ElementNode, text: string, progress: Progress): Promise<void> {
+    return this.atspi.insertText(element, text, progress);
+  }
+
   setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void> {
     return this.atspi.setSelected(element, selected, progress);
   }

@@ -94,10 +94,17 @@ export class AxActions {
     }
   }
 
-  /** Inserts text at the element's selection (replacing the selected text), like a paste. */
+  /**
+   * Inserts text at the element's selection (replacing the selected text; at the caret when
+   * nothing is selected), like a paste: AXSelectedText. 'unsupported' when the element does not
+   * let it be written (nothing was inserted then).
+   */
   insertText(element: ElementNode, text: string): void {
     const ref = this.ref(element);
     const { cf, ax } = this.session.native;
+    if (!this.settable(ref, 'AXSelectedText')) {
+      throw new TandemError('unsupported', `${describe(element)} does not take text at its selection (AXSelectedText is not settable).`, { reason: 'no-editable-text' });
+    }
     const scope = new CFScope(cf);
     try {
       const cfText = scope.adoptNonNull(cf.CFStringCreateWithCString(text), 'CFStringCreateWithCString');

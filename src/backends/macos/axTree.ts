@@ -288,6 +288,8 @@ export class AxTreeReader {
           ...(held !== undefined ? { value: held.text } : {}),
           ...(held?.truncated ? { valueTruncated: true } : {}),
           editable: isEditableRole(fields.role, fields.subrole),
+          // AXTextField (search and secure fields too) holds one line; AXTextArea many.
+          ...(fields.role === 'AXTextField' ? { singleLine: true } : {}),
           bounds,
           visible: !!bounds && bounds.width > 0 && bounds.height > 0 && options.screens.some((s) => rectsIntersect(s, bounds)),
           enabled: fields.enabled,

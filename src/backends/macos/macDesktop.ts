@@ -133,6 +133,12 @@ export class MacDesktop implements Desktop {
     this.actions.setValue(element, value, progress);
   }
 
+  async insertText(element: ElementNode, text: string, progress: Progress): Promise<void> {
+    throwIfAborted(progress);
+    this.session.requireTrust();
+    this.actions.insertText(element, text);
+  }
+
   async setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void> {
     throwIfAborted(progress);
     this.session.requireTrust();

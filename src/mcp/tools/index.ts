@@ -22,6 +22,8 @@ import { setSelectedAndTraverse } from './setSelectedAndTraverse.js';
 import { setValueAndTraverse } from './setValueAndTraverse.js';
 import { typeAndTraverse } from './typeAndTraverse.js';
 import { zoom } from './zoom.js';
+import { pressKey } from './pressKey.js';
+import { typeText } from './typeText.js';
 
 export const tools: readonly ToolDefinition[] = [
   openApplication,
@@ -46,4 +48,6 @@ export const tools: readonly ToolDefinition[] = [
   hotkey,
   scroll,
   bringToFront,
+  pressKey,
+  typeText,
 ];
