@@ -23,4 +23,5 @@ export const TOOL_NAMES = [
   'hotkey',
   'scroll',
   'bring_to_front',
+  'drag',
 ];

@@ -22,6 +22,7 @@ import { setSelectedAndTraverse } from './setSelectedAndTraverse.js';
 import { setValueAndTraverse } from './setValueAndTraverse.js';
 import { typeAndTraverse } from './typeAndTraverse.js';
 import { zoom } from './zoom.js';
+import { drag } from './drag.js';
 
 export const tools: readonly ToolDefinition[] = [
   openApplication,
@@ -46,4 +47,5 @@ export const tools: readonly ToolDefinition[] = [
   hotkey,
   scroll,
   bringToFront,
+  drag,
 ];
