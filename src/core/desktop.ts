@@ -33,6 +33,14 @@ export interface ClickOptions {
   modifiers: Modifier[];
 }
 
+export interface DragOptions {
+  button: MouseButton;
+  /** Held from before the press until after the release. */
+  modifiers: Modifier[];
+  /** From press to release; the motion events are spread over it (dragPath.ts). */
+  durationMs: number;
+}
+
 /** Canonical key names (lower case): see keys.ts for the list and aliases. */
 export type KeyName = string;
 
@@ -123,6 +131,14 @@ export interface Desktop {
   typeText(text: string, progress: Progress): Promise<void>;
   /** Scroll by lines at a point: positive deltaY scrolls content down (wheel towards the user). */
   scroll(point: Point, deltaX: number, deltaY: number, progress: Progress): Promise<void>;
+  /**
+   * Presses `options.button` at `from`, moves with it held along dragPath(from, to) over
+   * `options.durationMs`, releases it at `to`. Paced like the others; when aborted (or failing)
+   * after the press, it sends no more motion but always releases the button (and the modifiers)
+   * where the pointer is, and waits (bounded) for that release to be handled, before it rejects:
+   * a button left held would hold the person's pointer in the app's grab.
+   */
+  drag(from: Point, to: Point, options: DragOptions, progress: Progress): Promise<void>;
 
   // — capture —
   /** Window capture when windowId is given, else the pid's top window, else the rect or the whole screen. */

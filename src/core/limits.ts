@@ -22,6 +22,8 @@ export const LIMITS = {
   steps: 50,
   /** One wait step, in ms (all waits of a call must also fit its watchdog). */
   waitMs: 5_000,
+  /** How long one drag may take from press to release, in ms (its motion events are spread over it; drags and waits must fit the watchdog). */
+  dragMs: 10_000,
   /** Characters of an element's text, a role, an app identifier or a path in a query. */
   queryChars: 1_000,
   /** Characters of a key name. */

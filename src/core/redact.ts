@@ -18,7 +18,7 @@ export type Destination = 'secure' | 'plain' | 'unknown';
 /** Steps after which the focused element may be a different one. */
 export function movesFocus(step: Step): boolean {
   if (step.kind === 'type-text') return step.query !== undefined;
-  return step.kind === 'click' || step.kind === 'press' || step.kind === 'element-action' || step.kind === 'set-value' || step.kind === 'set-selected';
+  return step.kind === 'click' || step.kind === 'drag' || step.kind === 'press' || step.kind === 'element-action' || step.kind === 'set-value' || step.kind === 'set-selected';
 }
 
 /**
@@ -97,6 +97,8 @@ export function describeStep(step: Step, secure: boolean): string {
       return `Press ${[...step.modifiers, step.key].join('+')}${(step.count ?? 1) > 1 ? ` ×${step.count}` : ''}`;
     case 'scroll':
       return `Scroll ${step.deltaX},${step.deltaY} at ${describeTarget(step.target)}`;
+    case 'drag':
+      return `Drag from ${describeTarget(step.from)} to ${describeTarget(step.to)}${step.modifiers.length ? ` with ${step.modifiers.join('+')}` : ''}`;
     case 'wait':
       return `Wait ${step.ms} ms`;
     case 'element-action':

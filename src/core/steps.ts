@@ -67,6 +67,23 @@ export interface ScrollStep {
   deltaX: number;
 }
 
+/** The time a drag takes when the caller does not say: slow enough for apps that follow the pointer. */
+export const DEFAULT_DRAG_MS = 300;
+
+/**
+ * Press a button at `from`, move with it held to `to` over `durationMs`, release it there: a
+ * slider's knob, a text selection, a file onto a folder. Each end is a pointer target like a
+ * click's.
+ */
+export interface DragStep {
+  kind: 'drag';
+  from: ClickTarget;
+  to: ClickTarget;
+  button: MouseButton;
+  modifiers: Modifier[];
+  durationMs: number;
+}
+
 export interface WaitStep {
   kind: 'wait';
   ms: number;
@@ -97,6 +114,7 @@ export type Step =
   | TypeTextStep
   | PressStep
   | ScrollStep
+  | DragStep
   | WaitStep
   | ElementActionStep
   | SetValueStep
@@ -114,6 +132,8 @@ export function stepVerb(step: Step): string {
       return 'Pressing keys';
     case 'scroll':
       return 'Scrolling';
+    case 'drag':
+      return 'Dragging';
     case 'wait':
       return 'Waiting';
     case 'element-action':

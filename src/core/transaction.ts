@@ -33,7 +33,7 @@ import type { AppSwitch, CallResult, CallStatus, ChoiceCandidate, ElementChoice,
 import { settle, waitForLaunches, type LaunchOutcome, type SettleOptions } from './settle.js';
 import { centreOf, estimateBounds, scrollIntoView } from './scrollIntoView.js';
 import { overlayText } from './overlayText.js';
-import { stepVerb, type ClickStep, type ElementQuery, type Step, type TypeTextStep } from './steps.js';
+import { DEFAULT_DRAG_MS, stepVerb, type ClickStep, type ClickTarget, type ElementQuery, type Step, type TypeTextStep } from './steps.js';
 import { formatElementLabel, formatTree } from './treeFormat.js';
 import { pngWithCrosshair } from './crosshair.js';
 
@@ -151,6 +151,12 @@ export function normalizeStep(step: Step, position: number): Step {
       if (!within(step.deltaY, LIMITS.scrollLines) || !within(deltaX, LIMITS.scrollLines)) throw bad(`${what}: scroll at most ${LIMITS.scrollLines} lines either way per step.`);
       return { ...step, target, deltaX: Math.round(deltaX), deltaY: Math.round(step.deltaY) };
     }
+    case 'drag': {
+      if (step.button !== 'left' && step.button !== 'right' && step.button !== 'middle') throw bad(`${what}: button must be left, right or middle.`);
+      const durationMs = step.durationMs ?? DEFAULT_DRAG_MS;
+      if (!finite(durationMs) || durationMs < 0 || durationMs > LIMITS.dragMs) throw bad(`${what}: durationMs must be a number of milliseconds from 0 to ${LIMITS.dragMs}.`);
+      return { ...step, from: clickTarget(step.from, `${what} from`), to: clickTarget(step.to, `${what} to`), modifiers: normalizeModifiers(step.modifiers), durationMs: Math.round(durationMs) };
+    }
     case 'wait':
       if (!finite(step.ms) || step.ms < 0 || step.ms > LIMITS.waitMs) throw bad(`${what}: ms must be a number of milliseconds from 0 to ${LIMITS.waitMs}.`);
       return step;
@@ -165,7 +171,7 @@ export function normalizeStep(step: Step, position: number): Step {
       if (typeof step.selected !== 'boolean') throw bad(`${what}: selected must be true or false.`);
       return { ...step, query: checkQuery(step.query, what) };
     default:
-      throw bad(`${what}: unknown step kind. Use click, type, type-text, press, scroll, wait, element-action, set-value or set-selected.`);
+      throw bad(`${what}: unknown step kind. Use click, type, type-text, press, scroll, drag, wait, element-action, set-value or set-selected.`);
   }
 }
 
@@ -180,10 +186,24 @@ function clickTarget(target: ClickStep['target'] | undefined, what: string): Cli
   return { query: checkQuery((target as { query?: unknown } | undefined)?.query, what) };
 }
 
-function queryOf(step: Step): ElementQuery | undefined {
-  if (step.kind === 'click') return 'query' in step.target ? step.target.query : undefined;
-  if (step.kind === 'element-action' || step.kind === 'set-value' || step.kind === 'set-selected' || step.kind === 'type-text') return step.query;
-  return undefined;
+/** The element queries a step aims at (a drag has two ends), in the order it resolves them. */
+function queriesOf(step: Step): ElementQuery[] {
+  const ofTarget = (target: ClickTarget): ElementQuery[] => ('query' in target ? [target.query] : []);
+  switch (step.kind) {
+    case 'click':
+    case 'scroll':
+      return ofTarget(step.target);
+    case 'drag':
+      return [...ofTarget(step.from), ...ofTarget(step.to)];
+    case 'element-action':
+    case 'set-value':
+    case 'set-selected':
+      return [step.query];
+    case 'type-text':
+      return step.query ? [step.query] : [];
+    default:
+      return [];
+  }
 }
 
 function focusedIn(elements: readonly ElementNode[]): ElementNode | null {
@@ -248,11 +268,14 @@ class Transaction {
   private steps: Step[] = [];
   private appName = '';
   private before!: Before;
-  /** Elements resolved before the guard: element_index pins and the first step's query. */
-  private readonly resolvedBefore = new Map<number, ElementNode>();
+  /**
+   * Elements resolved before the guard (element_index pins and the first step's queries), by
+   * the query object itself: a drag has two, one per end.
+   */
+  private readonly resolvedBefore = new Map<ElementQuery, ElementNode>();
   private destinations = new Map<number, Destination>();
-  /** Steps whose query matched several elements sharing a label: the facts of the choice, by step. */
-  private readonly choices = new Map<number, ElementChoice>();
+  /** Queries that matched several elements sharing a label: the facts of the choice, by query. */
+  private readonly choices = new Map<ElementQuery, ElementChoice>();
   /** How each type-text step's text went in (inserted or typed as keys, and why). */
   private readonly textEntries: TextEntry[] = [];
   private readonly abort = new AbortController();
@@ -329,9 +352,9 @@ class Transaction {
     if (!Array.isArray(steps) || steps.length === 0) throw bad('Send at least one step.');
     if (steps.length > LIMITS.steps) throw bad(`${steps.length} steps: at most ${LIMITS.steps} run in one call.`);
     this.steps = steps.map((step, i) => normalizeStep(step, i));
-    const waited = this.steps.reduce((sum, step) => sum + (step.kind === 'wait' ? step.ms : 0), 0);
+    const waited = this.steps.reduce((sum, step) => sum + (step.kind === 'wait' ? step.ms : step.kind === 'drag' ? step.durationMs : 0), 0);
     if (waited >= this.options.watchdogMs) {
-      throw bad(`The wait steps add up to ${waited} ms, longer than the ${this.options.watchdogMs} ms watchdog allows one call: split the work into several calls.`);
+      throw bad(`The wait steps and drags add up to ${waited} ms, longer than the ${this.options.watchdogMs} ms watchdog allows one call: split the work into several calls.`);
     }
     const readProgress = createProgress({ signal: this.call.signal, timeoutMs: this.options.watchdogMs, log: this.log });
     const app = await this.desktop.appForPid(pid, readProgress);
@@ -345,14 +368,13 @@ class Transaction {
     this.before = { frontmost, cursor, snapshot };
     this.current = snapshot;
 
-    this.steps.forEach((step, i) => {
-      const query = queryOf(step);
-      if (hasIndex(query)) this.resolvedBefore.set(i, resolveIndexed(this.deps.snapshots, snapshot, query));
-    });
-    const firstQuery = queryOf(this.steps[0]);
-    if (firstQuery && !this.resolvedBefore.has(0)) {
+    for (const step of this.steps) {
+      for (const query of queriesOf(step)) if (hasIndex(query)) this.resolvedBefore.set(query, resolveIndexed(this.deps.snapshots, snapshot, query));
+    }
+    for (const firstQuery of queriesOf(this.steps[0])) {
+      if (this.resolvedBefore.has(firstQuery)) continue;
       try {
-        this.resolvedBefore.set(0, this.choose(snapshot.elements, firstQuery, 0));
+        this.resolvedBefore.set(firstQuery, this.choose(snapshot.elements, firstQuery, 0));
       } catch (error) {
         // Not found because the app exposes nothing at all: that is the answer, not "not found".
         if (isTandemError(error, 'not-found')) throw (await explainUnreadable(this.desktop, pid, snapshot, readProgress)) ?? error;
@@ -365,11 +387,11 @@ class Transaction {
 
   /** Best guess, from the tree before the call, of the element a step acts on. */
   private predictTarget(step: Step, index: number): ElementNode | null {
-    const known = this.resolvedBefore.get(index);
-    if (known) return known;
     if (step.kind === 'click' && 'point' in step.target) return elementAtPoint(this.before.snapshot.elements, step.target.point);
-    const query = queryOf(step);
+    const [query] = queriesOf(step);
     if (!query) return null;
+    const known = this.resolvedBefore.get(query);
+    if (known) return known;
     try {
       return findElement(this.before.snapshot.elements, query, this.purposeOf(index));
     } catch {
@@ -577,7 +599,7 @@ class Transaction {
   }
 
   private async locate(query: ElementQuery, index: number): Promise<ElementNode> {
-    const pinned = this.resolvedBefore.get(index);
+    const pinned = this.resolvedBefore.get(query);
     if (pinned && !this.treeIsStale) return pinned;
     const tree = await this.freshTree();
     if (pinned) {
@@ -606,9 +628,9 @@ class Transaction {
     const { element, runnerUp, reason } = choice;
     if (runnerUp && reason && runnerUp.text.toLowerCase() === element.text.toLowerCase()) {
       const candidate = (el: ElementNode): ElementChoice['chosen'] => ({ index: el.index, role: el.role, name: el.text });
-      this.choices.set(index, { step: index, chosen: candidate(element), over: candidate(runnerUp), reason, matched: choice.others + 1 });
+      this.choices.set(query, { step: index, chosen: candidate(element), over: candidate(runnerUp), reason, matched: choice.others + 1 });
     } else {
-      this.choices.delete(index);
+      this.choices.delete(query);
     }
     return element;
   }
@@ -634,7 +656,7 @@ class Transaction {
     return false;
   }
 
-  /** Where a pointer step (a scroll) aims, on the screen, and the element there when known. */
+  /** Where a pointer step (a scroll, a drag's end) aims, on the screen, and the element there when known. */
   private async pointerAt(target: ClickStep['target'], index: number): Promise<{ point: Point; element: ElementNode | null }> {
     if ('query' in target) {
       const element = await this.locate(target.query, index);
@@ -726,6 +748,17 @@ class Transaction {
         if (step.deltaY) parts.push(`${Math.abs(step.deltaY)} lines ${step.deltaY > 0 ? 'down' : 'up'}`);
         if (step.deltaX) parts.push(`${Math.abs(step.deltaX)} lines ${step.deltaX > 0 ? 'right' : 'left'}`);
         return `scrolled ${parts.join(' and ')} ${element ? `over ${formatElementLabel(element)} ` : ''}at ${point.x},${point.y}`;
+      }
+      case 'drag': {
+        // Both ends from the same tree, before anything moves: the drag itself changes the app.
+        const from = await this.pointerAt(step.from, index);
+        const to = await this.pointerAt(step.to, index);
+        await this.desktop.drag(from.point, to.point, { button: step.button, modifiers: step.modifiers, durationMs: step.durationMs }, progress);
+        this.clickPoint = to.point;
+        this.treeIsStale = true;
+        const end = ({ point, element }: { point: Point; element: ElementNode | null }): string => `${element ? `${formatElementLabel(element)} at ` : ''}${point.x},${point.y}`;
+        const how = [step.button !== 'left' ? `the ${step.button} button` : '', step.modifiers.length ? step.modifiers.join('+') : ''].filter(Boolean);
+        return `dragged from ${end(from)} to ${end(to)} in ${step.durationMs} ms${how.length ? ` with ${how.join(' and ')}` : ''}`;
       }
       case 'wait':
         await sleep(step.ms, progress);

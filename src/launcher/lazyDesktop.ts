@@ -62,6 +62,7 @@ export class LazyDesktop implements Desktop {
   pressKey: Desktop['pressKey'] = async (...args) => (await this.get()).pressKey(...args);
   typeText: Desktop['typeText'] = async (...args) => (await this.get()).typeText(...args);
   scroll: Desktop['scroll'] = async (...args) => (await this.get()).scroll(...args);
+  drag: Desktop['drag'] = async (...args) => (await this.get()).drag(...args);
   screenshot: Desktop['screenshot'] = async (...args) => (await this.get()).screenshot(...args);
   engageGuard: Desktop['engageGuard'] = async (...args) => (await this.get()).engageGuard(...args);
   checkPermissions: Desktop['checkPermissions'] = async (...args) => (await this.get()).checkPermissions(...args);

@@ -14,7 +14,7 @@ import { coordinate, elementIndexParam, flag, inlineParam, nameList, pidParam, t
 import { renderCallResult } from './render.js';
 import { stepsFromInput, stepsParam } from './stepInput.js';
 
-const WINDOW_POINT_HINT = 'Window-local: 0,0 is the top-left of the window (its screenshot\'s pixels at scale 1).';
+export const WINDOW_POINT_HINT = 'Window-local: 0,0 is the top-left of the window (its screenshot\'s pixels at scale 1).';
 
 export const driverClickShape = {
   pid: pidParam(),

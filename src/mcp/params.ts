@@ -76,6 +76,17 @@ export function flag(name: string): z.ZodBoolean {
   return z.boolean({ error: complaint(name, 'true or false') });
 }
 
+/** How long a drag takes, press to release. */
+export function dragDurationParam(): z.ZodNumber {
+  return wholeNumber('duration_ms', { min: 0, max: LIMITS.dragMs, hint: 'Slower drags suit apps that follow the pointer closely.' });
+}
+
+const MOUSE_BUTTONS = ['left', 'right', 'middle'] as const;
+
+export function mouseButtonParam(name = 'button') {
+  return z.enum(MOUSE_BUTTONS, { error: complaint(name, 'one of "left", "right", "middle"') });
+}
+
 /** A window of the app, by the id list_windows gives. */
 export function windowIdParam(): z.ZodNumber {
   return wholeNumber('window_id', { min: 0, max: LIMITS.windowId, hint: 'Take it from list_windows.' });

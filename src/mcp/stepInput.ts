@@ -6,13 +6,16 @@ import { z } from 'zod';
 import { TandemError, toTandemError } from '../core/errors.js';
 import { normalizeKey, normalizeModifiers } from '../core/keys.js';
 import { LIMITS } from '../core/limits.js';
-import type { ClickStep, ElementQuery, PressStep, ScrollStep, Step, TypeStep } from '../core/steps.js';
+import type { MouseButton } from '../core/desktop.js';
+import { DEFAULT_DRAG_MS, type ClickStep, type ClickTarget, type DragStep, type ElementQuery, type PressStep, type ScrollStep, type Step, type TypeStep } from '../core/steps.js';
 import {
   KEY_DESCRIPTION,
   MODIFIERS_DESCRIPTION,
   ROLE_DESCRIPTION,
   coordinate,
+  dragDurationParam,
   elementIndexParam,
+  mouseButtonParam,
   flag,
   nameList,
   nonEmptyText,
@@ -91,6 +94,31 @@ const scrollStepSchema = toolInput(
   'A scroll step',
 );
 
+/** One end of a drag step: like a click step's target (tree coordinates, an element by text or index). */
+const dragStepEnd = (end: 'from' | 'to') =>
+  toolInput(
+    {
+      x: coordinate('x').optional().describe(`X of the drag's ${end === 'from' ? 'start (where the button is pressed)' : 'end (where it is released)'} in screen points, from the tree (x:N).`),
+      y: coordinate('y').optional().describe('Y in screen points, from the tree (y:N).'),
+      element: nonEmptyText('element').optional().describe('Instead of x/y: text of the element (its centre), as in a click step.'),
+      element_index: elementIndexParam().optional().describe('Instead of x/y: the element index from the latest tree of this pid.'),
+      role: nonEmptyText('role').optional().describe(ROLE_DESCRIPTION),
+    },
+    `A drag step's "${end}"`,
+  );
+
+const dragStepSchema = toolInput(
+  {
+    action: z.literal('drag'),
+    from: dragStepEnd('from'),
+    to: dragStepEnd('to'),
+    duration_ms: dragDurationParam().optional().describe(`Press to release, in ms (default ${DEFAULT_DRAG_MS}, at most ${LIMITS.dragMs}).`),
+    button: mouseButtonParam().optional().describe('The button held: "left" (default), "right" or "middle".'),
+    modifiers: modifierList('modifiers').optional().describe('Modifier keys held during the drag, e.g. ["control"] to copy instead of move.'),
+  },
+  'A drag step',
+);
+
 const waitStepSchema = toolInput(
   {
     action: z.literal('wait'),
@@ -99,12 +127,12 @@ const waitStepSchema = toolInput(
   'A wait step',
 );
 
-const STEP_ACTIONS = ['click', 'type', 'press', 'hotkey', 'scroll', 'wait'] as const;
+const STEP_ACTIONS = ['click', 'type', 'press', 'hotkey', 'scroll', 'drag', 'wait'] as const;
 
 export const STEPS_EXAMPLE =
   '[{"action":"click","element":"Search","role":"text"},{"action":"type","text":"invoice"},{"action":"press","keyName":"return"}]';
 
-export const stepSchema = z.discriminatedUnion('action', [clickStepSchema, typeStepSchema, pressStepSchema, hotkeyStepSchema, scrollStepSchema, waitStepSchema], {
+export const stepSchema = z.discriminatedUnion('action', [clickStepSchema, typeStepSchema, pressStepSchema, hotkeyStepSchema, scrollStepSchema, dragStepSchema, waitStepSchema], {
   error: () => `Each step needs "action": one of ${STEP_ACTIONS.join(', ')}. Example: ${STEPS_EXAMPLE}`,
 });
 
@@ -118,7 +146,7 @@ export const stepsParam = z
   .describe(
     `Optional ordered steps run after this tool's own action, inside the same guarded transaction (one snapshot before, one diff after). ` +
       `Each step is an object with "action": click {x,y[,width,height] | element[,role] | element_index, doubleClick?, rightClick?, modifiers?}, ` +
-      `type {text}, press {keyName, modifierFlags?}, hotkey {keys: ["ctrl","s"]}, scroll {x, y, deltaY, deltaX?}, wait {ms ≤ ${MAX_WAIT_MS}}. Example: ${STEPS_EXAMPLE}`,
+      `type {text}, press {keyName, modifierFlags?}, hotkey {keys: ["ctrl","s"]}, scroll {x, y, deltaY, deltaX?}, drag {from, to: each {x,y} | {element[,role]} | {element_index}, duration_ms?, button?, modifiers?}, wait {ms ≤ ${MAX_WAIT_MS}}. Example: ${STEPS_EXAMPLE}`,
   );
 
 export interface ElementFields {
@@ -233,6 +261,23 @@ export function scrollStep(fields: { x: number; y: number; deltaY: number; delta
   return { kind: 'scroll', target: { point: { x: fields.x, y: fields.y } }, deltaY: fields.deltaY, deltaX: fields.deltaX ?? 0 };
 }
 
+/** A drag step's end in a `steps` chain: tree coordinates or an element, like a click step's target. */
+function stepDragEnd(fields: ElementFields & { x?: number; y?: number }, end: 'from' | 'to'): ClickTarget {
+  const query = elementQuery(fields);
+  const hasPoint = fields.x !== undefined || fields.y !== undefined;
+  if (query && hasPoint) throw new TandemError('bad-input', `${end}: send x and y, or element / element_index, not both.`);
+  if (query) return { query };
+  if (fields.x === undefined || fields.y === undefined) {
+    throw new TandemError('bad-input', `${end}: say where, e.g. {"x":120,"y":340} from the tree, {"element":"Volume"} or {"element_index":12}.`);
+  }
+  return { point: { x: fields.x, y: fields.y } };
+}
+
+/** A drag from one pointer target to another (the drag tool and the drag step). */
+export function dragStep(from: ClickTarget, to: ClickTarget, fields: { duration_ms?: number; button?: MouseButton; modifiers?: string[] }): DragStep {
+  return { kind: 'drag', from, to, button: fields.button ?? 'left', modifiers: normalizeModifiers(fields.modifiers), durationMs: fields.duration_ms ?? DEFAULT_DRAG_MS };
+}
+
 function stepFromInput(input: StepInput): Step {
   switch (input.action) {
     case 'click':
@@ -245,6 +290,8 @@ function stepFromInput(input: StepInput): Step {
       return pressStep(input.keyName, input.modifierFlags);
     case 'scroll':
       return scrollStep(input);
+    case 'drag':
+      return dragStep(stepDragEnd(input.from, 'from'), stepDragEnd(input.to, 'to'), input);
     case 'wait':
       return { kind: 'wait', ms: input.ms };
   }

@@ -11,6 +11,8 @@ function describeTarget(target: Loose | undefined): string {
   if (!target) return '';
   const point = target.point as Loose | undefined;
   if (point) return `${point.x},${point.y}`;
+  const windowPoint = target.windowPoint as Loose | undefined;
+  if (windowPoint) return `${windowPoint.x},${windowPoint.y} in the window`;
   const query = (target.query ?? target) as Loose;
   const parts = [
     query.text !== undefined ? quoted(query.text) : '',
@@ -39,6 +41,8 @@ export function describeStep(step: unknown): string {
       return `press ${modifiers(s)}${s.key}`;
     case 'scroll':
       return `scroll ${s.deltaY ?? 0} lines${s.deltaX ? `, ${s.deltaX} across` : ''}`;
+    case 'drag':
+      return `drag ${modifiers(s)}${describeTarget(s.from as Loose)} to ${describeTarget(s.to as Loose)}`.trim();
     case 'wait':
       return `wait ${s.ms} ms`;
     case 'element-action':

@@ -136,7 +136,8 @@ describe('the packaged app, built by electron-builder over a stand-in Electron',
       // Lines holding a template literal are code for another realm (a worker bootstrap that
       // registers tsx in development), not imports of this module.
       const source = readFileSync(join(app, 'dist', file), 'utf8').split('\n').filter((line) => !line.includes('`')).join('\n');
-      for (const [, specifier] of source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'".][^'"]*)['"]/g)) {
+      // `from`/`import` as keywords only: not the end of a name or a string literal ('from', args.from).
+      for (const [, specifier] of source.matchAll(/(?<![\w.'"$])(?:from|import)\s*\(?\s*['"]([^'".][^'"]*)['"]/g)) {
         const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
         if (builtins.has(name) || builtins.has(name.replace(/^node:/, '')) || name === 'electron') continue;
         if (!existsSync(join(app, 'node_modules', name))) missing.add(`${name} (${file})`);

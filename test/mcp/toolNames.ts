@@ -25,4 +25,5 @@ export const TOOL_NAMES = [
   'bring_to_front',
   'press_key',
   'type_text',
+  'drag',
 ];

@@ -79,7 +79,7 @@ describe('mcp tools: bad input comes back as an actionable isError result', () =
       await fixture.call('click_and_traverse', { pid: COUNTER, steps: [{ action: 'click', element: 'Name' }, { action: 'press', keyName: 'nope' }] }),
       /steps\[1\] \(press\): Unknown key "nope"/,
     );
-    await assertRefused(fixture, await fixture.call('click_and_traverse', { pid: COUNTER, steps: [{ action: 'jump' }] }), /Each step needs "action": one of click, type, press, hotkey, scroll, wait/, /Example/);
+    await assertRefused(fixture, await fixture.call('click_and_traverse', { pid: COUNTER, steps: [{ action: 'jump' }] }), /Each step needs "action": one of click, type, press, hotkey, scroll, drag, wait/, /Example/);
     await assertRefused(fixture, await fixture.call('click_and_traverse', { pid: COUNTER, steps: [{ action: 'wait', ms: 60000 }] }), /ms must be a whole number from 0 to 5000/);
   });
 

@@ -131,6 +131,16 @@ export async function pointerPosition(desktop: VirtualDesktop): Promise<{ x: num
   return { x, y };
 }
 
+/**
+ * The mouse buttons the X server holds down (XQueryPointer's mask, buttons 1–5 as bits 0–4),
+ * asked by a separate process: 0 when no button is pressed.
+ */
+export async function pointerButtons(desktop: VirtualDesktop): Promise<number> {
+  const script = 'import gi\ngi.require_version("Gdk", "3.0")\nfrom gi.repository import Gdk\n_, _, _, mask = Gdk.get_default_root_window().get_pointer()\nprint(int(mask))';
+  const { stdout } = await run(SYSTEM_PYTHON, ['-c', script], { env: desktop.env });
+  return (Number(stdout.trim()) >> 8) & 0x1f;
+}
+
 /** pid of the window the window manager has active (EWMH), via xprop. */
 export async function activeWindowPid(desktop: VirtualDesktop): Promise<number | null> {
   const { stdout: active } = await run('xprop', ['-root', '_NET_ACTIVE_WINDOW'], { env: desktop.env });

@@ -43,13 +43,15 @@
  * other app), moves the cursor there, focuses it when it is focusable and calls its `onClick`.
  * `typeText` appends to the focused node (a secure node keeps it privately) and calls `onType`;
  * `pressKey` calls the focused node's `onKey` and the desktop's `onKey`; `scroll` moves the offset
- * of the innermost `scrollable` node under the point (positive deltaY reveals later content).
+ * of the innermost `scrollable` node under the point (positive deltaY reveals later content);
+ * `drag` calls the `onDrag` of the node under its start and leaves the cursor at its end.
  */
 
 import { deflateSync, crc32 } from 'node:zlib';
 import type {
   ClickOptions,
   Desktop,
+  DragOptions,
   ElementActionRequest,
   EngagedGuard,
   GuardListener,
@@ -106,6 +108,8 @@ export interface ScriptedNodeSpec {
   children?: ScriptedNodeSpec[];
   onClick?: (event: ScriptedEventBase & { point: Point; options: ClickOptions }) => void | Promise<void>;
   onType?: (event: ScriptedEventBase & { text: string }) => void | Promise<void>;
+  /** A drag that started on this node (pressed over it), released at `to`. */
+  onDrag?: (event: ScriptedEventBase & { from: Point; to: Point; options: DragOptions }) => void | Promise<void>;
   onKey?: (event: ScriptedEventBase & { key: KeyName; modifiers: Modifier[] }) => void | Promise<void>;
   /** Accessibility actions; without it, "press" runs onClick at the node's centre. */
   onAction?: (event: ScriptedEventBase & { action: string }) => void | Promise<void>;
@@ -134,7 +138,7 @@ export interface ScriptedDesktopOptions {
 export type PrimitiveName =
   | 'listApps' | 'appForPid' | 'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'displays' | 'moveCursor'
   | 'openApp' | 'snapshot' | 'performAction' | 'setValue' | 'insertText' | 'setSelected' | 'waitForQuiet' | 'launchedSince'
-  | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'screenshot' | 'engageGuard' | 'releaseGuard'
+  | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'drag' | 'screenshot' | 'engageGuard' | 'releaseGuard'
   | 'checkPermissions';
 
 export interface PrimitiveBehavior {
@@ -691,6 +695,14 @@ export class ScriptedDesktop implements Desktop {
       ? Math.max(0, Math.ceil((contentBottom - (node.bounds.y + node.bounds.height)) / lineHeight))
       : 0;
     node.scrollOffset = Math.min(maxOffset, Math.max(0, node.scrollOffset + Math.round(deltaY)));
+  }
+
+  async drag(from: Point, to: Point, options: DragOptions, progress: Progress): Promise<void> {
+    const extra = [options.button !== 'left' ? options.button : '', options.modifiers.join('+')].filter(Boolean);
+    await this.enter('drag', `drag ${from.x},${from.y} -> ${to.x},${to.y} ${options.durationMs}ms${extra.length ? ' ' + extra.join(' ') : ''}`, progress);
+    const node = this.nodeAt(from);
+    this.cursor = { ...to };
+    if (node) await node.spec.onDrag?.({ node, desktop: this, from, to, options });
   }
 
   // — Desktop: capture, guard, environment —

@@ -47,7 +47,9 @@ test('should tag every posted event with the marker, post at the HID location an
   input.pressKey('s', ['meta']);
   input.typeText('hello\n');
   input.scroll({ x: 1, y: 2 }, 0, 3);
-  input.drag({ x: 0, y: 0 }, { x: 100, y: 0 }, 'left', 4);
+  input.pressButton({ x: 0, y: 0 }, 'left', []);
+  input.dragTo({ x: 50, y: 0 }, 'left', []);
+  input.releaseButton({ x: 100, y: 0 }, 'left', []);
   assert.ok(fake.posted.length > 10);
   for (const event of fake.posted) {
     assert.equal(event.fields.get(42), TANDEM_EVENT_MARKER);
@@ -113,12 +115,22 @@ test('should scroll by lines at the point after moving there', () => {
   ]);
 });
 
-test('should drag with dragged events between the press and the release', () => {
+test('should drag as a move, a press, dragged events of that button and a release, the modifiers in every flag', () => {
   const { fake, input } = setup();
-  input.drag({ x: 0, y: 0 }, { x: 100, y: 50 }, 'left', 5);
-  const types = fake.posted.map((e) => e.type);
-  assert.deepEqual(types, [5, 1, 6, 6, 6, 6, 6, 2]);
-  assert.deepEqual(fake.posted.at(-1)?.location, { x: 100, y: 50 });
+  input.pressButton({ x: 0, y: 0 }, 'left', ['shift']);
+  input.dragTo({ x: 50, y: 25 }, 'left', ['shift']);
+  input.releaseButton({ x: 100, y: 50 }, 'left', ['shift']);
+  assert.deepEqual(fake.posted.map((e) => e.type), [5, 1, 6, 2]);
+  assert.deepEqual(fake.posted.map((e) => e.location), [{ x: 0, y: 0 }, { x: 0, y: 0 }, { x: 50, y: 25 }, { x: 100, y: 50 }]);
+  assert.deepEqual(fake.posted.slice(1).map((e) => e.flags), [0x20000n, 0x20000n, 0x20000n]);
+  fake.posted.length = 0;
+  input.pressButton({ x: 0, y: 0 }, 'right', []);
+  input.dragTo({ x: 5, y: 0 }, 'right', []);
+  input.releaseButton({ x: 5, y: 0 }, 'right', []);
+  input.pressButton({ x: 0, y: 0 }, 'middle', []);
+  input.dragTo({ x: 5, y: 0 }, 'middle', []);
+  input.releaseButton({ x: 5, y: 0 }, 'middle', []);
+  assert.deepEqual(fake.posted.map((e) => [e.type, e.button]), [[5, 0], [3, 1], [7, 1], [4, 1], [5, 0], [25, 2], [27, 2], [26, 2]]);
 });
 
 test('should read the cursor from a fresh event and release it, and warp without posting', () => {

@@ -140,4 +140,34 @@ describe('macOS paced input', () => {
     assert.ok(input.handled.some((e) => e.type === 1) && input.handled.some((e) => e.type === 2));
     await desktop.close();
   });
+
+  it('should drag as a press, dragged events along the path and a release, handled by the app when drag() resolves', async () => {
+    const { fake, desktop } = setup(1);
+    await guarded(desktop, () => desktop.drag({ x: 10, y: 10 }, { x: 90, y: 50 }, { button: 'left', modifiers: ['shift'], durationMs: 0 }, createProgress({ timeoutMs: 5_000 })));
+    const input = fake.processInput(PID);
+    assert.equal(input.inbox.length, 0, 'every event was handled when drag() resolved');
+    assert.deepEqual(fake.posted.map((e) => e.type), [5, 1, ...Array<number>(8).fill(6), 2], 'move, down, eight dragged events, up');
+    assert.deepEqual(fake.posted.at(-1)?.location, { x: 90, y: 50 });
+    assert.ok(fake.posted.slice(1).every((e) => e.flags === 0x20000n), 'shift held in every event of the drag');
+    await desktop.close();
+  });
+
+  it('should release the button at once when a drag is cancelled, and send nothing after it', async () => {
+    const { fake, desktop } = setup(1);
+    const controller = new AbortController();
+    await guarded(desktop, async () => {
+      const dragging = desktop.drag({ x: 10, y: 10 }, { x: 500, y: 10 }, { button: 'left', modifiers: [], durationMs: 2_000 }, createProgress({ timeoutMs: 10_000, signal: controller.signal }));
+      while (fake.posted.filter((e) => e.type === 6).length < 5) await sleep(2);
+      controller.abort();
+      await assert.rejects(dragging);
+    });
+    const types = fake.posted.map((e) => e.type);
+    assert.equal(types.at(-1), 2, `the last event posted is the release: ${types.join(',')}`);
+    assert.equal(types.filter((t) => t === 1).length, types.filter((t) => t === 2).length, 'one release for the press');
+    assert.ok(types.filter((t) => t === 6).length < 100, 'the drag stopped part way');
+    const postedAtAnswer = fake.posted.length;
+    await sleep(100);
+    assert.equal(fake.posted.length, postedAtAnswer, 'nothing posted after the answer');
+    await desktop.close();
+  });
 });

@@ -48,4 +48,11 @@ describe('redaction: where typed text goes', () => {
     assert.equal(describeStep(setValue, true), 'Set [PasswordText] to [secure text]');
     assert.deepEqual(redactStep(setValue, true), { kind: 'set-value', query: { role: 'PasswordText' }, value: '[secure text]' });
   });
+
+  it('should label a drag by both of its ends for the feed and the overlay, and count it as moving the focus', () => {
+    const drag: Step = { kind: 'drag', from: { query: { index: 12 } }, to: { windowPoint: { x: 300, y: 40 } }, button: 'left', modifiers: ['shift'], durationMs: 300 };
+    assert.equal(describeStep(drag, false), 'Drag from #12 to 300,40 in its window with shift');
+    const destinations = predictDestinations([click('pw'), drag, { kind: 'type', text: 'x' }], tree(), target);
+    assert.equal(destinations.get(2), 'unknown', 'after a drag the focus is checked when the typing runs');
+  });
 });

@@ -4,6 +4,7 @@
 
 import type {
   ClickOptions,
+  DragOptions,
   Desktop,
   ElementActionRequest,
   EngagedGuard,
@@ -121,6 +122,10 @@ export class LinuxDesktop implements Desktop {
 
   scroll(point: Point, deltaX: number, deltaY: number, progress: Progress): Promise<void> {
     return this.x11.scroll(point, deltaX, deltaY, progress);
+  }
+
+  drag(from: Point, to: Point, options: DragOptions, progress: Progress): Promise<void> {
+    return this.x11.drag(from, to, options, progress);
   }
 
   // — capture and guard —

@@ -3,7 +3,7 @@
 // linuxDesktop.ts composes both into core's Desktop.
 
 import type { CompositeExtension, ResExtension, XInputExtension, XTestExtension } from 'x11';
-import type { ClickOptions, Desktop, EngagedGuard, GuardListener, KeyName } from '../../core/desktop.js';
+import type { ClickOptions, Desktop, DragOptions, EngagedGuard, GuardListener, KeyName } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import type { Display, Frontmost, Modifier, PermissionCheck, Point, Rect, Screenshot, WindowInfo } from '../../core/model.js';
 import { throwIfAborted, type Progress } from '../../core/progress.js';
@@ -19,7 +19,7 @@ import { randr15Opcode, readMonitors } from './x11Monitors.js';
 
 type X11Primitives = Pick<
   Desktop,
-  'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'displays' | 'moveCursor' | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'screenshot' | 'engageGuard'
+  'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'displays' | 'moveCursor' | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'drag' | 'screenshot' | 'engageGuard'
 >;
 
 export class X11Display implements X11Primitives {
@@ -134,6 +134,10 @@ export class X11Display implements X11Primitives {
 
   scroll(point: Point, deltaX: number, deltaY: number, progress: Progress): Promise<void> {
     return this.requireInput().scroll(point, deltaX, deltaY, progress);
+  }
+
+  drag(from: Point, to: Point, options: DragOptions, progress: Progress): Promise<void> {
+    return this.requireInput().drag(from, to, options, progress);
   }
 
   // — capture —

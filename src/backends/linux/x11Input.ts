@@ -7,9 +7,10 @@
 // nothing behind, and a server killed mid-typing leaves no backlog in the X server or the app.
 
 import type { XTestExtension } from 'x11';
-import type { ClickOptions, MouseButton } from '../../core/desktop.js';
+import type { ClickOptions, DragOptions, MouseButton } from '../../core/desktop.js';
+import { dragPath } from '../../core/dragPath.js';
 import { TandemError } from '../../core/errors.js';
-import { DEFAULT_PACING, InputPacer, type InsertionCounter, type PacingOptions } from '../../core/inputPacing.js';
+import { DEFAULT_PACING, InputPacer, type ConsumptionBarrier, type InsertionCounter, type PacingOptions } from '../../core/inputPacing.js';
 import { normalizeKey } from '../../core/keys.js';
 import type { Modifier, Point } from '../../core/model.js';
 import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
@@ -105,6 +106,68 @@ export class X11Input {
     this.lastClickAt = Date.now();
     this.lastClickPoint = point;
     await pacer.finish();
+  }
+
+  /**
+   * Press at `from`, motion along core's dragPath, release at `to` (the contract in
+   * core/desktop.ts), each motion its own paced batch. Once the button is down, whatever ends the
+   * drag early — Esc, the watchdog, an app that stops answering, an error — the finally block
+   * releases it and the modifiers where the pointer is, on the spot (not behind a drain), then
+   * waits, bounded and whatever the abort signal says, for the receiver to have handled it.
+   */
+  async drag(from: Point, to: Point, options: DragOptions, progress: Progress): Promise<void> {
+    throwIfAborted(progress);
+    const button = BUTTONS[options.button];
+    const modifiers = options.modifiers.length ? this.modifierKeycodes(await this.keymap(), options.modifiers, progress) : [];
+    const path = dragPath(from, to, options.durationMs);
+    const receivers = await this.ping.pointerReceivers(from);
+    const pacer = this.pacer(receivers, progress, path.points.length + 2);
+    // A press where the last click was, moments after it, would be its second click.
+    await this.waitOutDoubleClick(from, progress);
+    const { KeyPress, KeyRelease, ButtonPress, ButtonRelease } = this.xtest;
+    const root = this.connection.root;
+    let held = false;
+    let at = from;
+    const release = (): void => {
+      this.xtest.FakeInput(ButtonRelease, button, 0, root, 0, 0);
+      for (const keycode of [...modifiers].reverse()) this.xtest.FakeInput(KeyRelease, keycode, 0, root, 0, 0);
+      held = false;
+      this.lastClickAt = Date.now();
+      this.lastClickPoint = at;
+    };
+    try {
+      await pacer.send(1, () => {
+        this.moveTo(from);
+        for (const keycode of modifiers) this.xtest.FakeInput(KeyPress, keycode, 0, root, 0, 0);
+        this.xtest.FakeInput(ButtonPress, button, 0, root, 0, 0);
+        held = true;
+      });
+      for (const point of path.points) {
+        if (path.intervalMs > 0) await sleep(path.intervalMs, progress);
+        await pacer.send(1, () => {
+          this.moveTo(point);
+          at = point;
+        });
+      }
+      await pacer.send(1, release);
+      await pacer.finish();
+    } finally {
+      if (held) {
+        release();
+        progress.log(`the drag stopped early: the ${options.button} button was released at ${at.x},${at.y}`);
+        await this.handledWithin(this.ping.barrier(receivers), this.pacing.drainCapMs);
+      }
+    }
+  }
+
+  /**
+   * Waits, at most `ms` and deaf to the abort signal, for what was sent to be handled (a
+   * release after a cancel must not be left behind). A lost connection ends the wait too.
+   */
+  private async handledWithin(barrier: ConsumptionBarrier, ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([barrier.mark(1).catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   private async waitOutDoubleClick(point: Point, progress: Progress): Promise<void> {

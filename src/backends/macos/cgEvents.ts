@@ -124,16 +124,22 @@ export class CGEventInput {
     }
   }
 
-  /** Press at `from`, dragged events along the way (apps ignore a bare down/up pair), release at `to`. */
-  drag(from: Point, to: Point, button: MouseButton = 'left', steps = 10): void {
-    const spec = BUTTONS[button];
-    this.moveTo(from);
-    this.mouse(spec.down, from, spec.button, 0n, 1);
-    for (let i = 1; i <= steps; i++) {
-      const point = { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps };
-      this.mouse(spec.dragged, point, spec.button, 0n);
-    }
-    this.mouse(spec.up, to, spec.button, 0n, 1);
+  /**
+   * The parts of a drag (MacDesktop.drag paces them): the button pressed at a point, "dragged"
+   * events while it is held (apps ignore plain moves then, and a bare down/up pair drags
+   * nothing), released at a point. The modifiers go in every event's flags.
+   */
+  pressButton(point: Point, button: MouseButton, modifiers: readonly Modifier[]): void {
+    this.moveTo(point);
+    this.mouse(BUTTONS[button].down, point, BUTTONS[button].button, modifierFlags(modifiers), 1);
+  }
+
+  dragTo(point: Point, button: MouseButton, modifiers: readonly Modifier[]): void {
+    this.mouse(BUTTONS[button].dragged, point, BUTTONS[button].button, modifierFlags(modifiers));
+  }
+
+  releaseButton(point: Point, button: MouseButton, modifiers: readonly Modifier[]): void {
+    this.mouse(BUTTONS[button].up, point, BUTTONS[button].button, modifierFlags(modifiers), 1);
   }
 
   private keyEvent(keycode: number, down: boolean, flags: bigint): void {

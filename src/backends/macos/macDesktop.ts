@@ -7,6 +7,7 @@
 import type {
   ClickOptions,
   Desktop,
+  DragOptions,
   ElementActionRequest,
   EngagedGuard,
   GuardListener,
@@ -18,7 +19,8 @@ import type {
 import { TandemError } from '../../core/errors.js';
 import type { Display, ElementNode, Frontmost, Modifier, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from '../../core/model.js';
 import { DEFAULT_PACING, InputPacer, type PacingOptions } from '../../core/inputPacing.js';
-import { type Progress, throwIfAborted } from '../../core/progress.js';
+import { dragPath } from '../../core/dragPath.js';
+import { type Progress, sleep, throwIfAborted } from '../../core/progress.js';
 import type { MacNative } from '../../../native/macos/macNative.js';
 import { AxActions } from './axActions.js';
 import { AxElementRegistry, AxSession } from './axElement.js';
@@ -220,6 +222,43 @@ export class MacDesktop implements Desktop {
       await pacer.send(0, () => this.input.moveTo(point));
       for (const step of steps) await pacer.send(Math.abs(step.wheel1) + Math.abs(step.wheel2), () => this.input.scrollStep(step));
     });
+  }
+
+  /**
+   * Press, dragged events along core's dragPath, release (contract in core/desktop.ts). Once the
+   * button is down, an early end (Esc, the watchdog, an app not responding, an error) posts its
+   * release where the pointer is, on the spot; the window server delivers it after what came
+   * before (?).
+   */
+  async drag(from: Point, to: Point, options: DragOptions, progress: Progress): Promise<void> {
+    const path = dragPath(from, to, options.durationMs);
+    const { button, modifiers } = options;
+    let held = false;
+    let at = from;
+    try {
+      await this.paced(this.pointerReceiver(from), progress, path.points.length + 2, async (pacer) => {
+        await pacer.send(1, () => {
+          this.input.pressButton(from, button, modifiers);
+          held = true;
+        });
+        for (const point of path.points) {
+          if (path.intervalMs > 0) await sleep(path.intervalMs, progress);
+          await pacer.send(1, () => {
+            this.input.dragTo(point, button, modifiers);
+            at = point;
+          });
+        }
+        await pacer.send(1, () => {
+          this.input.releaseButton(at, button, modifiers);
+          held = false;
+        });
+      });
+    } finally {
+      if (held) {
+        this.input.releaseButton(at, button, modifiers);
+        progress.log(`the drag stopped early: the ${button} button was released at ${at.x},${at.y}`);
+      }
+    }
   }
 
   async screenshot(target: { windowId?: number; pid?: number; rect?: Rect }, progress: Progress): Promise<Screenshot> {

@@ -24,6 +24,7 @@ import { typeAndTraverse } from './typeAndTraverse.js';
 import { zoom } from './zoom.js';
 import { pressKey } from './pressKey.js';
 import { typeText } from './typeText.js';
+import { drag } from './drag.js';
 
 export const tools: readonly ToolDefinition[] = [
   openApplication,
@@ -50,4 +51,5 @@ export const tools: readonly ToolDefinition[] = [
   bringToFront,
   pressKey,
   typeText,
+  drag,
 ];
