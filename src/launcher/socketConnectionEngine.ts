@@ -9,11 +9,13 @@ export interface ConnectionScope {
   signal: AbortSignal;
   /** Read at call time: the label improves once the client has said who it is. */
   clientId(): string;
+  /** The peer process (the relay), from the socket's credentials, when known. */
+  peerPid?: number;
 }
 
 function scoped(context: CallContext | undefined, scope: ConnectionScope): CallContext {
   const signal = context?.signal ? AbortSignal.any([context.signal, scope.signal]) : scope.signal;
-  return { ...context, clientId: scope.clientId(), signal };
+  return { ...context, clientId: scope.clientId(), signal, ...(scope.peerPid !== undefined ? { clientPid: scope.peerPid } : {}) };
 }
 
 export function connectionEngine(engine: TandemEngine, scope: ConnectionScope): TandemEngine {
@@ -23,6 +25,8 @@ export function connectionEngine(engine: TandemEngine, scope: ConnectionScope): 
     refresh: (pid: number, context?: CallContext) => engine.refresh(pid, scoped(context, scope)),
     bringToFront: (pid: number, windowId?: number, context?: CallContext) => engine.bringToFront(pid, windowId, scoped(context, scope)),
     listApps: () => engine.listApps(),
+    launchApp: (args, context?: CallContext) => engine.launchApp(args, scoped(context, scope)),
+    killApp: (pid: number, force: boolean, context?: CallContext) => engine.killApp(pid, force, scoped(context, scope)),
     listWindows: (pid?: number, onScreenOnly?: boolean) => engine.listWindows(pid, onScreenOnly),
     cursorPosition: () => engine.cursorPosition(),
     displays: () => engine.displays(),

@@ -9,7 +9,11 @@ import type {
   EngagedGuard,
   GuardListener,
   KeyName,
+  LaunchRequest,
+  LaunchedApp,
   OpenedApp,
+  ProcessState,
+  QuitRequest,
   SettleOutcome,
   SnapshotLimits,
 } from '../../core/desktop.js';
@@ -18,6 +22,7 @@ import type { Progress } from '../../core/progress.js';
 import type { AtspiAccessibility } from './atspiAccessibility.js';
 import type { X11Display } from './x11Display.js';
 import { descendantsStartedSince } from './procLaunches.js';
+import { processState, signalProcess } from './procSignals.js';
 
 export class LinuxDesktop implements Desktop {
   readonly platform = 'linux' as const;
@@ -63,6 +68,22 @@ export class LinuxDesktop implements Desktop {
 
   openApp(identifier: string, progress: Progress): Promise<OpenedApp> {
     return this.atspi.openApp(identifier, progress);
+  }
+
+  launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp> {
+    return this.atspi.launchApp(request, progress);
+  }
+
+  askToQuit(pid: number, progress: Progress): Promise<QuitRequest> {
+    return this.x11.askToQuit(pid, progress);
+  }
+
+  signalProcess(pid: number, signal: 'terminate' | 'kill'): Promise<void> {
+    return signalProcess(pid, signal);
+  }
+
+  processState(pid: number): Promise<ProcessState> {
+    return processState(pid);
   }
 
   // — accessibility —

@@ -22,6 +22,8 @@ import { setSelectedAndTraverse } from './setSelectedAndTraverse.js';
 import { setValueAndTraverse } from './setValueAndTraverse.js';
 import { typeAndTraverse } from './typeAndTraverse.js';
 import { zoom } from './zoom.js';
+import { launchApp } from './launchApp.js';
+import { killApp } from './killApp.js';
 
 export const tools: readonly ToolDefinition[] = [
   openApplication,
@@ -46,4 +48,6 @@ export const tools: readonly ToolDefinition[] = [
   hotkey,
   scroll,
   bringToFront,
+  launchApp,
+  killApp,
 ];
