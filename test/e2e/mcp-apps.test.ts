@@ -134,9 +134,27 @@ function suite(name: string, options: { load: boolean }): void {
       await server.callOk('kill_app', { pid: answer.pid, force: true });
     });
 
-    test('should ask mousepad to close, answer with its "save changes" question, press nothing, and end it on force', async (t) => {
+    test('should open the documents it is given, hand a new instance\'s document to the running mousepad, and close it with nothing unsaved', async (t) => {
       // The first start of mousepad on this desktop; without load, from a dropped page cache too.
       if (!options.load) t.diagnostic(`page cache ${dropPageCache() ? 'dropped' : 'not droppable here'} before mousepad's first start`);
+      const first = join(desktop.root, 'first.txt');
+      const second = join(desktop.root, 'second.txt');
+      writeFileSync(first, 'one\n');
+      writeFileSync(second, 'two\n');
+      const opened = (await server.callOk('launch_app', { name: 'mousepad', urls: [first] })).structured as unknown as LaunchAnswer;
+      assert.equal(opened.started, 'new');
+      assert.deepEqual(await xTitlesOf(desktop, opened.pid), [`${first} - Mousepad`]);
+      // mousepad is single-instance: a new process passes the document on and exits.
+      const handed = await server.callOk('launch_app', { name: 'mousepad', urls: [second], new_instance: true });
+      const answer = handed.structured as unknown as LaunchAnswer;
+      assert.deepEqual([answer.started, answer.pid], ['handed-over', opened.pid], handed.text);
+      await eventually(async () => ((await xTitlesOf(desktop, opened.pid)).some((title) => title.startsWith(second)) ? true : undefined), 5_000, 'the second document in mousepad');
+      const closed = await server.callOk('kill_app', { pid: opened.pid });
+      assert.equal(closed.structured.status, 'exited', closed.text);
+      await eventually(() => (running(opened.pid) ? undefined : true), 5_000, 'mousepad to exit');
+    });
+
+    test('should ask mousepad to close, answer with its "save changes" question, press nothing, and end it on force', async () => {
       const launched = await server.callOk('launch_app', { name: 'mousepad' });
       const pid = (launched.structured as unknown as LaunchAnswer).pid;
       const typed = await server.callOk('type_and_traverse', { pid, text: 'words not saved yet' });
