@@ -273,6 +273,7 @@ export function createKoffiMacNative(koffi: Koffi): MacNative {
   const objc_getClass = fn(objcLib, 'objc_getClass', VOIDP, ['str']);
   const msg = (result: unknown, args: unknown[]): NativeFn => fn(objcLib, 'objc_msgSend', result, [VOIDP, VOIDP, ...args]);
   const msgBoolU64 = msg('uint8_t', ['ulong']);
+  const msgBool = msg('uint8_t', []);
   const objc: ObjcApi = {
     objc_getClass: (name) => {
       if (!appKitLoaded) {
@@ -292,6 +293,7 @@ export function createKoffiMacNative(koffi: Koffi): MacNative {
     msgSend_i32: msg('int32_t', []),
     msgSend_cstr: msg('const char *', []),
     msgSend_bool_u64: (receiver, selector, arg) => msgBoolU64(receiver, selector, arg) !== 0,
+    msgSend_bool: (receiver, selector) => msgBool(receiver, selector) !== 0,
   };
 
   // — libproc: int proc_listallpids(void *, int) → count; int proc_pidinfo(int, int, uint64_t,

@@ -181,6 +181,8 @@ export interface ObjcApi {
   msgSend_cstr(receiver: Ref, selector: Ref): string | null;
   /** BOOL objc_msgSend(id, SEL, NSUInteger) (activateWithOptions:) — BOOL read as uint8. */
   msgSend_bool_u64(receiver: Ref, selector: Ref, arg: number): boolean;
+  /** BOOL objc_msgSend(id, SEL) (terminate, forceTerminate) — BOOL read as uint8. */
+  msgSend_bool(receiver: Ref, selector: Ref): boolean;
 }
 
 /** libproc (libSystem): the process table, read without any permission for the user's own processes. */

@@ -77,6 +77,42 @@ export interface OpenedApp extends RunningApp {
   reused: boolean;
 }
 
+/** What launch_app starts (core checked every count and length against LIMITS). */
+export interface LaunchRequest {
+  /** How `value` names the app: a display name, a bundle/.desktop id, or an absolute path. */
+  kind: 'name' | 'id' | 'path';
+  value: string;
+  /** Extra argv words after the app's own (never through a shell). */
+  args: string[];
+  /** Documents or URLs to open with it. */
+  urls: string[];
+  /** true: start another process even when an instance already runs. */
+  newInstance: boolean;
+  /** true: ask the OS not to bring it to the front where it can (macOS `open -g`); core restores the front otherwise. */
+  background: boolean;
+}
+
+export interface LaunchedApp extends RunningApp {
+  /** An instance was already running and nothing was started (newInstance false). */
+  alreadyRunning: boolean;
+  /** A new process was started but handed its work to the running instance and exited (single-instance apps). */
+  handedOver: boolean;
+}
+
+/** What asking an app to quit politely did: how many top-level windows were asked to close, how many could not be. */
+export interface QuitRequest {
+  asked: number;
+  /** Windows that take no polite close request (no WM_DELETE_WINDOW): left alone, never killed. */
+  refused: number;
+}
+
+export interface ProcessState {
+  /** Running (a zombie, or no process, is not). */
+  running: boolean;
+  /** Its parent, when the OS tells (for "never Tandem's own ancestors"). */
+  parentPid: number | null;
+}
+
 export interface Desktop {
   readonly platform: 'linux' | 'darwin' | 'test';
 
@@ -95,6 +131,20 @@ export interface Desktop {
   moveCursor(point: Point): Promise<void>;
   /** Opens by name/id/path; resolves once the app answers on the accessibility bus. */
   openApp(identifier: string, progress: Progress): Promise<OpenedApp>;
+  /**
+   * Starts an app with extra arguments (argv, no shell) unless an instance runs and no new one is
+   * asked for; resolves once it answers on the accessibility bus with a window.
+   */
+  launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp>;
+  /**
+   * Asks pid to quit the way its own close button would (X11: WM_DELETE_WINDOW to each of its
+   * top-level windows; macOS: NSRunningApplication terminate). Never forces anything.
+   */
+  askToQuit(pid: number, progress: Progress): Promise<QuitRequest>;
+  /** Sends pid SIGTERM ('terminate') or SIGKILL ('kill'). */
+  signalProcess(pid: number, signal: 'terminate' | 'kill'): Promise<void>;
+  /** Whether pid runs, and its parent. */
+  processState(pid: number): Promise<ProcessState>;
 
   // — accessibility —
   snapshot(pid: number, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot>;

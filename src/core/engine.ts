@@ -22,11 +22,14 @@ import { DEFAULT_SETTLE, settle, type SettleOptions } from './settle.js';
 import { runTransaction, type TransactionOptions } from './transaction.js';
 import { formatTree } from './treeFormat.js';
 import { LIMITS, checkPid, checkWindowId } from './limits.js';
+import { checkKillTarget, checkLaunchRequest, killApp, launchApp, protectedPids, type KillOutcome, type LaunchArguments, type LaunchOutcome } from './appLifecycle.js';
 
 /** Tool names used for open/refresh artifacts and results (the MCP tools of the same name). */
 export const OPEN_TOOL = 'open_application_and_traverse';
 export const REFRESH_TOOL = 'refresh_traversal';
 export const FRONT_TOOL = 'bring_to_front';
+export const LAUNCH_TOOL = 'launch_app';
+export const KILL_TOOL = 'kill_app';
 /** The small inspection reads, as the feed and the call record name them. */
 export const INSPECTION = {
   apps: 'list_applications',
@@ -80,6 +83,9 @@ type ArtifactWriter = Pick<ArtifactStore, 'writeCall'> & Partial<Pick<ArtifactSt
 function isArtifactWriter(value: EngineOptions['artifacts']): value is ArtifactWriter {
   return typeof (value as Partial<ArtifactStore>).writeCall === 'function';
 }
+
+export type LaunchAppResult = LaunchOutcome & { durationMs: number };
+export type KillAppResult = KillOutcome & { file?: string; fileBytes?: number; screenshot?: string; durationMs: number };
 
 export class Engine implements TandemEngine {
   private readonly queue = new ActionQueue();
@@ -212,6 +218,82 @@ export class Engine implements TandemEngine {
         ),
       context.signal,
     );
+  }
+
+  /**
+   * Starts an app with arguments (launch_app): not guarded, nothing put back but the front when
+   * `background` asks for it (see appLifecycle.ts for why). Refused while paused.
+   */
+  async launchApp(args: LaunchArguments, context: CallContext = {}): Promise<LaunchAppResult> {
+    this.assertOpen();
+    this.assertNotPaused();
+    const request = checkLaunchRequest(args);
+    return this.queue.run(
+      () =>
+        this.recorded(LAUNCH_TOOL, context, async (record) => {
+          this.assertNotPaused();
+          const progress = createProgress({ signal: context.signal, timeoutMs: this.transactionOptions.watchdogMs, log: record.log, now: this.transactionOptions.now });
+          record.start(undefined, { [request.kind]: request.value, args: request.args, urls: request.urls, background: request.background, new_instance: request.newInstance });
+          try {
+            const outcome = await launchApp(this.desktop, request, this.transactionOptions.settle, progress);
+            record.app = outcome.app.name;
+            const verb = outcome.app.alreadyRunning ? 'already running' : outcome.app.handedOver ? 'handed to the running instance' : 'started';
+            const call = record.finish(this.lifecycleCall(LAUNCH_TOOL, outcome.app.pid, outcome.app.name, `${outcome.app.name} ${verb}: ${outcome.windows.length} window(s)`));
+            return { ...outcome, durationMs: call.durationMs };
+          } catch (error) {
+            const failure = toTandemError(error);
+            record.finish(this.failedReadResult(LAUNCH_TOOL, undefined, failure));
+            throw failure;
+          }
+        }),
+      context.signal,
+    );
+  }
+
+  /**
+   * Closes an app (kill_app): politely by default — the app's answer, a "Save changes?" question,
+   * is read and handed back, never answered — or by signals with `force`. Refuses pid 1, Tandem,
+   * the processes it runs under, the connected client, and pids without a window.
+   */
+  async killApp(pid: number, force: boolean, context: CallContext = {}): Promise<KillAppResult> {
+    this.assertOpen();
+    this.assertNotPaused();
+    checkPid(pid);
+    return this.queue.run(
+      () =>
+        this.recorded(KILL_TOOL, context, async (record) => {
+          this.assertNotPaused();
+          const progress = createProgress({ signal: context.signal, timeoutMs: this.transactionOptions.watchdogMs, log: record.log, now: this.transactionOptions.now });
+          // Refusals touch nothing: no events, no files.
+          const protectedBy = await protectedPids(this.desktop, process.pid, context.clientPid);
+          const target = await checkKillTarget(this.desktop, pid, protectedBy, progress);
+          record.start(pid, { pid, force });
+          record.app = target.app;
+          try {
+            const outcome = await killApp(this.desktop, { pid, ...target }, force, { snapshot: (of) => this.desktop.snapshot(of, this.transactionOptions.snapshotLimits, progress), settleOptions: this.transactionOptions.settle }, progress);
+            let files: { file?: string; fileBytes?: number; screenshot?: string } = {};
+            if (outcome.tree) {
+              // element_index of the dialog's buttons works in the next call (a click on "Save").
+              this.snapshots.set(outcome.tree);
+              const screenshot = await this.desktop.screenshot({ windowId: outcome.dialog?.windowId ?? outcome.windows[0]?.windowId, pid }, progress).catch(() => undefined);
+              const written = await record.writeFiles({ text: formatTree(outcome.tree), screenshot, covered: secureAreas(outcome.tree.elements) });
+              files = { file: written.textPath, fileBytes: written.textBytes, screenshot: written.pngPath };
+            }
+            const call = record.finish({ ...this.lifecycleCall(KILL_TOOL, pid, target.app, `${target.app} ${outcome.status}${outcome.dialog ? `: ${outcome.dialog.title}` : ''}`), ...files });
+            return { ...outcome, ...files, durationMs: call.durationMs };
+          } catch (error) {
+            const failure = toTandemError(error);
+            record.finish(this.failedReadResult(KILL_TOOL, pid, failure));
+            throw failure;
+          }
+        }),
+      context.signal,
+    );
+  }
+
+  /** The feed's record of a launch or a close: no tree read, no input sent. */
+  private lifecycleCall(tool: string, pid: number, app: string, summary: string): Omit<CallResult, 'durationMs'> {
+    return { ...this.emptyResult(tool, pid), app, summary };
   }
 
   /** The app with this pid, or the not-accessible / unknown-app error that says what to do. */
@@ -362,7 +444,7 @@ export class Engine implements TandemEngine {
    * Opens the call's record (its id, events and files, callRecord.ts) and runs `body` in it:
    * every call, read-only or acting, goes through here.
    */
-  private async recorded(tool: string, context: CallContext, body: (record: CallRecord) => Promise<CallResult>): Promise<CallResult> {
+  private async recorded<T>(tool: string, context: CallContext, body: (record: CallRecord) => Promise<T>): Promise<T> {
     const record = this.newRecord(tool, context);
     this.running = record;
     try {

@@ -2,6 +2,7 @@
 // Implemented by Engine (engine.ts). Kept as an interface so the MCP layer and the app can be
 // tested against the real engine over a scripted desktop, and never reach past it.
 
+import type { KillOutcome, LaunchArguments, LaunchOutcome } from './appLifecycle.js';
 import type { ArtifactFile } from './artifacts.js';
 import type { Display, PermissionCheck, Point, Rect, RunningApp, WindowInfo } from './model.js';
 import type { ZoomImage } from './zoom.js';
@@ -14,6 +15,11 @@ export interface CallContext {
   clientId?: string;
   /** Aborts the call (client disconnected). Guard is still released and state restored. */
   signal?: AbortSignal;
+  /**
+   * The process at the other end of the connection (socket mode: the relay the MCP client
+   * spawned), when known: it and its ancestors are never closed by kill_app.
+   */
+  clientPid?: number;
   /** Sees this call's own events (its steps, its input progress) as they happen: MCP progress notifications. */
   onEvent?: <K extends EngineEventName>(event: K, payload: EngineEventMap[K]) => void;
 }
@@ -98,6 +104,10 @@ export interface TandemEngine {
   bringToFront(pid: number, windowId?: number, context?: CallContext): Promise<CallResult>;
   // The small inspection reads below each run in a call record of their own (events, no files).
   listApps(context?: CallContext): Promise<RunningApp[]>;
+  /** Starts an app with arguments (or finds it running) and lists its windows once one is on screen; not guarded. */
+  launchApp(args: LaunchArguments, context?: CallContext): Promise<LaunchOutcome & { durationMs: number }>;
+  /** Closes an app politely (its "Save changes?" question is returned, never answered), or with signals when `force`. */
+  killApp(pid: number, force: boolean, context?: CallContext): Promise<KillOutcome & { file?: string; fileBytes?: number; screenshot?: string; durationMs: number }>;
   /** Top-level windows (of pid, or of every app), frontmost first; read-only. */
   listWindows(pid?: number, onScreenOnly?: boolean, context?: CallContext): Promise<WindowInfo[]>;
   /** A full-resolution crop of one of pid's windows around a window-local region; remembered for clicks in its pixels. */

@@ -38,6 +38,14 @@ export const LIMITS = {
   windowId: 0xffff_ffff,
   /** Presses of one key in one call or step (a line of backspaces, a long list walked with down). */
   keyRepeat: 1_000,
+  /** Extra argv words launch_app passes (a command line rarely needs more than a few). */
+  launchArgs: 32,
+  /** Characters of one of those words. */
+  launchArgChars: 1_000,
+  /** Documents or URLs launch_app opens at once. */
+  launchUrls: 16,
+  /** Characters of one document path or URL. */
+  launchUrlChars: 4_096,
 } as const;
 
 /** Core's own check of a pid (a caller may not have come through the MCP schemas). */

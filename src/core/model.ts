@@ -35,6 +35,14 @@ export interface WindowInfo {
   zOrder?: number;
   /** Shown on the current screen: not minimised, hidden or on another workspace. */
   onScreen?: boolean;
+  /**
+   * Whether `pid` is known to own the window, not only claimed by it: X11's _NET_WM_PID is the
+   * app's own word (a sandboxed app gives its namespace's pid, a remote client another
+   * machine's); true when the X server's kernel-given credentials agree, false when they
+   * disagree or the window comes from another host, absent when nothing can tell (and on
+   * macOS, whose window server reports the owner itself). kill_app signals no pid on a false one.
+   */
+  pidVerified?: boolean;
 }
 
 /** One display (monitor) of the desktop. */

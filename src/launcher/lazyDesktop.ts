@@ -51,6 +51,10 @@ export class LazyDesktop implements Desktop {
   displays: Desktop['displays'] = async (...args) => (await this.get()).displays(...args);
   moveCursor: Desktop['moveCursor'] = async (...args) => (await this.get()).moveCursor(...args);
   openApp: Desktop['openApp'] = async (...args) => (await this.get()).openApp(...args);
+  launchApp: Desktop['launchApp'] = async (...args) => (await this.get()).launchApp(...args);
+  askToQuit: Desktop['askToQuit'] = async (...args) => (await this.get()).askToQuit(...args);
+  signalProcess: Desktop['signalProcess'] = async (...args) => (await this.get()).signalProcess(...args);
+  processState: Desktop['processState'] = async (...args) => (await this.get()).processState(...args);
   snapshot: Desktop['snapshot'] = async (...args) => (await this.get()).snapshot(...args);
   performAction: Desktop['performAction'] = async (...args) => (await this.get()).performAction(...args);
   setValue: Desktop['setValue'] = async (...args) => (await this.get()).setValue(...args);

@@ -9,11 +9,13 @@ export interface ConnectionScope {
   signal: AbortSignal;
   /** Read at call time: the label improves once the client has said who it is. */
   clientId(): string;
+  /** The peer process (the relay), from the socket's credentials, when known. */
+  peerPid?: number;
 }
 
 function scoped(context: CallContext | undefined, scope: ConnectionScope): CallContext {
   const signal = context?.signal ? AbortSignal.any([context.signal, scope.signal]) : scope.signal;
-  return { ...context, clientId: scope.clientId(), signal };
+  return { ...context, clientId: scope.clientId(), signal, ...(scope.peerPid !== undefined ? { clientPid: scope.peerPid } : {}) };
 }
 
 export function connectionEngine(engine: TandemEngine, scope: ConnectionScope): TandemEngine {
@@ -26,6 +28,8 @@ export function connectionEngine(engine: TandemEngine, scope: ConnectionScope): 
     listWindows: (pid?: number, onScreenOnly?: boolean, context?: CallContext) => engine.listWindows(pid, onScreenOnly, scoped(context, scope)),
     cursorPosition: (context?: CallContext) => engine.cursorPosition(scoped(context, scope)),
     displays: (context?: CallContext) => engine.displays(scoped(context, scope)),
+    launchApp: (args, context?: CallContext) => engine.launchApp(args, scoped(context, scope)),
+    killApp: (pid: number, force: boolean, context?: CallContext) => engine.killApp(pid, force, scoped(context, scope)),
     zoom: (pid: number, windowId: number | undefined, region, context?: CallContext) => engine.zoom(pid, windowId, region, scoped(context, scope)),
     checkPermissions: (context?: CallContext) => engine.checkPermissions(scoped(context, scope)),
     listArtifacts: (limit?: number) => engine.listArtifacts(limit),

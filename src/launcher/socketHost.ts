@@ -23,7 +23,7 @@ export interface McpSession {
 export type McpSessionFactory = (engine: TandemEngine, options: { clientId: string }) => McpSession;
 
 /** Says whether the process at the other end may talk to us (same uid); null when unknown. */
-export type PeerCheck = (socket: Socket) => { allowed: boolean; detail: string } | null;
+export type PeerCheck = (socket: Socket) => { allowed: boolean; detail: string; pid?: number } | null;
 
 export interface SocketHostOptions {
   engine: TandemEngine;
@@ -108,7 +108,7 @@ export async function startSocketHost(options: SocketHostOptions): Promise<Socke
 
     let label = `client-${number}`;
     const disconnected = new AbortController();
-    const engine = connectionEngine(options.engine, { signal: disconnected.signal, clientId: () => label });
+    const engine = connectionEngine(options.engine, { signal: disconnected.signal, clientId: () => label, ...(verdict?.pid ? { peerPid: verdict.pid } : {}) });
     const session = options.createSession(engine, { clientId: label });
     const transport = new SocketTransport(socket, (message) => {
       const name = clientName(message);

@@ -14,7 +14,7 @@ export interface PeerIdentity {
 /** Pure verdict, unit-tested: same uid → allowed; unknown → null (rely on the folder). */
 export function peerVerdict(peer: PeerIdentity | null, ownUid: number | undefined): ReturnType<PeerCheck> {
   if (!peer || ownUid === undefined) return null;
-  if (peer.uid === ownUid) return { allowed: true, detail: `uid ${peer.uid}${peer.pid ? `, pid ${peer.pid}` : ''}` };
+  if (peer.uid === ownUid) return { allowed: true, detail: `uid ${peer.uid}${peer.pid ? `, pid ${peer.pid}` : ''}`, ...(peer.pid ? { pid: peer.pid } : {}) };
   return { allowed: false, detail: `peer uid ${peer.uid}${peer.pid ? ` (pid ${peer.pid})` : ''} is not uid ${ownUid}` };
 }
 

@@ -12,8 +12,10 @@ import type { CallContext, TandemEngine } from '../core/engineApi.js';
  *   do anything the app can, so it is destructive and not idempotent (click, type, set value…).
  * - action: changes which app is running or in front without touching any document (open):
  *   safe to repeat.
+ * - process: ends a process (kill_app): destructive — with force, unsaved work may be lost — and
+ *   not idempotent (the second call finds nothing, or a new process under a reused pid).
  */
-export type ToolType = 'readOnly' | 'input' | 'action';
+export type ToolType = 'readOnly' | 'input' | 'action' | 'process';
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -41,5 +43,7 @@ export function annotationsFor(type: ToolType): Required<Pick<ToolAnnotations, '
       return { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
     case 'action':
       return { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+    case 'process':
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
   }
 }

@@ -64,6 +64,8 @@ const GUIDANCE_BY_REASON: Record<string, string> = {
   'unsupported/not-editable': 'Nothing was typed: that element is not an editable field (or it is disabled). Pick a field from the tree (get_window_state {pid, query: "text"}).',
   'unsupported/no-editable-text': 'Nothing was typed: that field takes no text inserted through accessibility. Send mode "keys" (or "auto") to type it.',
   'not-found/no-accessible-window': "That window has no part in the app's accessibility tree (its title and place match none of the app's frames). Call get_window_state without window_id for the whole app.",
+  'bad-input/protected-pid': 'kill_app never closes Tandem, the MCP client, the processes they run under or init: take the pid of the app to close from list_windows.',
+  'unknown-app/no-window-app': 'kill_app only closes apps with a window on this desktop: take the pid from list_windows.',
   'cancelled/caller': 'The call was cancelled before it finished; call refresh_traversal to see the current state.',
 };
 

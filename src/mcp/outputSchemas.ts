@@ -121,3 +121,43 @@ export const displaysOutput = z.object({
 });
 
 export type DisplaysOutput = z.output<typeof displaysOutput>;
+
+const windowOutput = windowsOutput.shape.windows.element;
+
+export const launchOutput = z.object({
+  status: z.literal('ok'),
+  pid: z.number().describe('The app: use it with every other tool.'),
+  app: z.string(),
+  id: z.string().optional(),
+  started: z.enum(['new', 'already-running', 'handed-over']).describe('new: a process was started; already-running: nothing was started; handed-over: the new process passed its arguments to the running instance and exited.'),
+  windows: z.array(windowOutput).describe('Its top-level windows, frontmost first (as list_windows).'),
+  front: z.enum(['not-asked', 'kept', 'restored', 'failed']).describe("background: whether the person's front window stayed or was put back in front."),
+  duration_ms: z.number(),
+  hint: z.string(),
+});
+
+export type LaunchOutput = z.output<typeof launchOutput>;
+
+export const killOutput = z.object({
+  status: z.enum(['exited', 'asking', 'still-running']),
+  pid: z.number(),
+  app: z.string(),
+  how: z.enum(['close', 'terminate', 'kill']).describe('close: asked politely, as its close button would; terminate: SIGTERM; kill: SIGTERM then SIGKILL.'),
+  unsaved_work_may_be_lost: z.boolean(),
+  windows_asked: z.number().optional().describe('Top-level windows sent the polite close request.'),
+  dialog: z
+    .object({
+      window_id: z.number().optional(),
+      title: z.string(),
+      elements: z.array(z.object({ element_index: z.number(), line: z.string() })).describe('The question and its buttons, as tree lines (element_index for click).'),
+    })
+    .optional()
+    .describe('asking: the question the app put up instead of quitting. Nothing was pressed in it.'),
+  windows: z.array(windowOutput).describe('Its windows still open.'),
+  file: z.string().optional().describe("The app's tree after the request (still running)."),
+  screenshot: z.string().optional(),
+  duration_ms: z.number(),
+  hint: z.string(),
+});
+
+export type KillOutput = z.output<typeof killOutput>;

@@ -53,7 +53,7 @@ function tasksDesktop(): ScriptedDesktop {
                   text: 'Export…',
                   bounds: { x: 340, y: 360, width: 70, height: 28 },
                   onClick: ({ desktop }) => {
-                    desktop.launchApp(
+                    desktop.startApp(
                       { pid: 600, name: 'Save Panel', tree: { role: 'Application', text: 'Save Panel', children: [{ role: 'Dialog', text: 'Export As', bounds: { x: 200, y: 150, width: 300, height: 200 } }] } },
                       { frontmost: true },
                     );

@@ -11,7 +11,9 @@ import { peerCredentials } from '../../native/common/peerCredentials.js';
 import { startSocketHost } from '../../src/launcher/socketHost.js';
 import { peerVerdict, socketFd } from '../../src/launcher/socketPeerCheck.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { engineFixture } from '../support/engineFixtures.js';
+import { COUNTER, engineFixture } from '../support/engineFixtures.js';
+import { connectionEngine } from '../../src/launcher/socketConnectionEngine.js';
+import { isTandemError } from '../../src/core/errors.js';
 
 describe('socket peer check', () => {
   it('should read the uid and pid of the process at the other end of a Unix socket', { skip: process.platform !== 'linux' && 'SO_PEERCRED is Linux' }, async () => {
@@ -63,8 +65,16 @@ describe('socket peer check', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it("should treat the peer's pid as the MCP client's side: kill_app refuses it", async () => {
+    const fixture = await engineFixture();
+    const engine = connectionEngine(fixture.engine, { signal: new AbortController().signal, clientId: () => 'peer-test', peerPid: COUNTER });
+    await assert.rejects(engine.killApp(COUNTER, true), (error) => isTandemError(error, 'bad-input') && /MCP client connected to Tandem/.test((error as Error).message));
+    assert.equal(fixture.desktop.signals.length, 0, 'no signal sent');
+    await fixture.cleanup();
+  });
+
   it('should allow the same user, refuse another and defer to the folder when unknown', () => {
-    assert.deepEqual(peerVerdict({ uid: 501, pid: 77 }, 501), { allowed: true, detail: 'uid 501, pid 77' });
+    assert.deepEqual(peerVerdict({ uid: 501, pid: 77 }, 501), { allowed: true, detail: 'uid 501, pid 77', pid: 77 });
     assert.deepEqual(peerVerdict({ uid: 0, pid: 1 }, 501), { allowed: false, detail: 'peer uid 0 (pid 1) is not uid 501' });
     assert.equal(peerVerdict(null, 501), null);
   });

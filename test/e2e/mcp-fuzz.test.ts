@@ -4,11 +4,15 @@
 // must not grow by 20 MB, and a good call must still work afterwards.
 //
 // Nothing here may act on the desktop: the arguments start from a target that does not exist (a
-// pid no process has, an app name no program has), so a call whose arguments happen to be valid
-// is refused as unknown-app before the guard is engaged. The seed is printed; replay one with
+// pid no process has, an app name, id or path no program has), so a call whose arguments happen
+// to be valid is refused as unknown-app before the guard is engaged. kill_app only ever sees that
+// absent pid or values no pid can be (0, −1, 1e308, strings…), and it refuses anything without a
+// window anyway; launch_app's name/id/path are absent names or the hostile strings below, none of
+// which names a program (a path must be absolute, a name may not hold '/'). The run checks it:
+// the server has started no process by the end. The seed is printed; replay one with
 // TANDEM_FUZZ_SEED=<seed>.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
@@ -37,6 +41,22 @@ function generator(seed: number): () => number {
 function absentPid(): number {
   for (let pid = 4_194_000; pid > 1_000; pid--) if (!existsSync(`/proc/${pid}`)) return pid;
   throw new Error('no free pid');
+}
+
+/** The pids whose parent is `pid` (/proc), with their names. */
+function childrenOf(pid: number): string[] {
+  const children: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === pid) children.push(`${entry} ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`);
+    } catch {
+      continue;
+    }
+  }
+  return children;
 }
 
 function deepNesting(depth: number): unknown {
@@ -130,7 +150,9 @@ describe('MCP fuzzing: every tool, hostile arguments', { timeout: 240_000 }, () 
       for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         const type = (schema as { type?: string }).type;
         if (name === 'pid') args.pid = pid;
-        else if (name === 'identifier') args.identifier = `tandem-fuzz-no-such-app-${Math.floor(random() * 1e6)}`;
+        else if (name === 'identifier' || name === 'name') args[name] = `tandem-fuzz-no-such-app-${Math.floor(random() * 1e6)}`;
+        else if (name === 'id') args.id = `org.tandem.fuzz.nosuch${Math.floor(random() * 1e6)}`;
+        else if (name === 'path') args.path = `/nonexistent/tandem-fuzz-${Math.floor(random() * 1e6)}`;
         else if (random() < 0.5) continue; // optional-looking fields are left out half the time
         else if (type === 'integer' || type === 'number') args[name] = Math.floor(random() * 400);
         else if (type === 'string') args[name] = pick(['OK', 'return', 'text', 'button']);
@@ -202,6 +224,8 @@ describe('MCP fuzzing: every tool, hostile arguments', { timeout: 240_000 }, () 
     const growthKiB = (Math.min(...samples.slice(half)) - Math.min(...samples.slice(0, half))) * 2;
     t.diagnostic(`calls per tool: ${[...counts].map(([name, count]) => `${name} ${count}`).join(', ')}; RSS samples ${samples.join(' ')} KiB; floor growth over ${CALLS} calls: ${growthKiB} KiB`);
     assert.equal(counts.size, tools.length, 'every tool was fuzzed');
+    assert.deepEqual(childrenOf(server.pid), [], 'the server started no process (launch_app launched nothing)');
+    assert.ok(existsSync(`/proc/${fixture.pid}`), 'kill_app closed nothing: the fixture still runs');
     assert.ok(growthKiB < RSS_GROWTH_LIMIT_KIB, `the server grew by ${growthKiB} KiB over the run (samples: ${samples.join(', ')})`);
 
     const good = await server.callOk('refresh_traversal', { pid: fixture.pid });

@@ -26,4 +26,6 @@ export const TOOL_NAMES = [
   'press_key',
   'type_text',
   'drag',
+  'launch_app',
+  'kill_app',
 ];

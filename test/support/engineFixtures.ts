@@ -45,7 +45,7 @@ export function counterTree(): ScriptedNodeSpec {
             text: 'Save…',
             bounds: { x: 10, y: 50, width: 100, height: 30 },
             onClick: ({ desktop }) => {
-              desktop.launchApp(
+              desktop.startApp(
                 {
                   pid: SAVE_PANEL,
                   name: 'Save Panel',

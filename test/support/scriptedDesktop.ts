@@ -33,7 +33,7 @@
  * desktop.behave('snapshot', { delayMs: 50 });          // or { fail: new TandemError('app-gone', …) }, once: true
  * desktop.behave('engageGuard', { delayMs: 50, ignoreAbort: true }); // finishes late even if aborted
  * desktop.behave('engageGuard', { fail: new Error('grab refused') });
- * desktop.launchApp({ pid: 300, name: 'Save Panel', tree }, { frontmost: true }); // a handoff, e.g. from onClick
+ * desktop.startApp({ pid: 300, name: 'Save Panel', tree }, { frontmost: true }); // a handoff, e.g. from onClick
  * desktop.quitApp(200);                // later primitives on pid 200 fail with 'app-gone'
  * desktop.find(200, 'Count: 1');       // the live node (text or identity), for assertions/mutations
  * desktop.secretOf(node);              // what was typed into a secure field (the backend never reports it)
@@ -56,7 +56,11 @@ import type {
   EngagedGuard,
   GuardListener,
   KeyName,
+  LaunchRequest,
+  LaunchedApp,
   OpenedApp,
+  ProcessState,
+  QuitRequest,
   SettleOutcome,
   SnapshotLimits,
 } from '../../src/core/desktop.js';
@@ -120,6 +124,15 @@ export interface ScriptedAppSpec {
   name: string;
   id?: string;
   tree: ScriptedNodeSpec;
+  /**
+   * What a polite quit request does: 'exit' (nothing unsaved), 'ask' (a "Save changes?" dialog
+   * window appears: `dialog`), 'ignore'. Default 'exit'.
+   */
+  onQuit?: 'exit' | 'ask' | 'ignore';
+  /** The window onQuit 'ask' adds (default: a Dialog "Save changes?" with Don't Save / Cancel / Save). */
+  dialog?: ScriptedNodeSpec;
+  /** SIGTERM is ignored (only SIGKILL ends it). */
+  ignoresTerminate?: boolean;
 }
 
 export interface ScriptedDesktopOptions {
@@ -133,13 +146,15 @@ export interface ScriptedDesktopOptions {
   settle?: SettleOutcome;
   /** Like GTK3: elements scrolled out of view report no geometry at all (bounds null). */
   hideOffscreenGeometry?: boolean;
+  /** Parent of each pid, for processState (Tandem's own ancestry in kill_app tests). */
+  parents?: Record<number, number>;
 }
 
 export type PrimitiveName =
   | 'listApps' | 'appForPid' | 'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'displays' | 'moveCursor'
   | 'openApp' | 'snapshot' | 'performAction' | 'setValue' | 'insertText' | 'setSelected' | 'waitForQuiet' | 'launchedSince'
   | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'drag' | 'screenshot' | 'engageGuard' | 'releaseGuard'
-  | 'checkPermissions';
+  | 'checkPermissions' | 'launchApp' | 'askToQuit' | 'signalProcess' | 'processState';
 
 export interface PrimitiveBehavior {
   /** Resolve after this many ms (rejects early when the progress aborts). */
@@ -396,8 +411,11 @@ export class ScriptedDesktop implements Desktop {
   }
 
   private readonly hideOffscreenGeometry: boolean;
+  private readonly appSpecs = new Map<number, ScriptedAppSpec>();
+  private readonly parents: Map<number, number>;
 
   constructor(options: ScriptedDesktopOptions = {}) {
+    this.parents = new Map(Object.entries(options.parents ?? {}).map(([pid, parent]) => [Number(pid), parent]));
     for (const spec of options.apps ?? []) this.addApp(spec);
     this.installable = options.installable ?? [];
     this.frontmostPid = options.frontmostPid ?? options.apps?.[0]?.pid ?? null;
@@ -421,7 +439,7 @@ export class ScriptedDesktop implements Desktop {
   }
 
   /** Adds a running app; `frontmost` also brings it to the front (a launched app or a dialog). */
-  launchApp(spec: ScriptedAppSpec, options: { frontmost?: boolean } = {}): ScriptedApp {
+  startApp(spec: ScriptedAppSpec, options: { frontmost?: boolean } = {}): ScriptedApp {
     const app = this.addApp(spec);
     if (options.frontmost) this.frontmostPid = spec.pid;
     return app;
@@ -543,8 +561,51 @@ export class ScriptedDesktop implements Desktop {
     }
     const spec = this.installable.find(matches);
     if (!spec) throw new TandemError('unknown-app', `No application named "${identifier}".`);
-    const app = this.launchApp(spec, { frontmost: true });
+    const app = this.startApp(spec, { frontmost: true });
     return { ...this.runningApp(app), reused: false };
+  }
+
+  /** launch_app requests, in order (what a real backend would have put on the command line). */
+  readonly launchRequests: LaunchRequest[] = [];
+  /** Signals sent, in order. */
+  readonly signals: Array<{ pid: number; signal: 'terminate' | 'kill' }> = [];
+
+  async launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp> {
+    await this.enter('launchApp', `launch ${request.value}`, progress);
+    this.launchRequests.push(request);
+    const wanted = request.value.toLowerCase();
+    const matches = (spec: { name: string; id?: string }): boolean => spec.name.toLowerCase() === wanted || spec.id?.toLowerCase() === wanted;
+    const running = [...this.apps.values()].find(matches);
+    if (running && !request.newInstance) return { ...this.runningApp(running), alreadyRunning: true, handedOver: false };
+    const spec = this.installable.find(matches);
+    if (!spec) throw new TandemError('unknown-app', `No application named "${request.value}".`);
+    const app = this.startApp(running ? { ...spec, pid: spec.pid + 1 } : spec, { frontmost: true });
+    return { ...this.runningApp(app), alreadyRunning: false, handedOver: false };
+  }
+
+  async askToQuit(pid: number, progress: Progress): Promise<QuitRequest> {
+    await this.enter('askToQuit', `ask-to-quit ${pid}`, progress);
+    const app = this.apps.get(pid);
+    if (!app) return { asked: 0, refused: 0 };
+    const asked = app.windowNodes().length;
+    const spec = this.appSpecs.get(pid);
+    const onQuit = spec?.onQuit ?? 'exit';
+    if (onQuit === 'exit') this.quitApp(pid);
+    else if (onQuit === 'ask') {
+      app.root.append(spec?.dialog ?? { role: 'Dialog', text: 'Save changes?', bounds: { x: 300, y: 300, width: 300, height: 120 }, children: [{ role: 'Label', text: 'Save changes to "notes" before closing?' }, { role: 'PushButton', text: "Don't Save" }, { role: 'PushButton', text: 'Cancel' }, { role: 'PushButton', text: 'Save' }] });
+      this.frontmostPid = pid;
+    }
+    return { asked, refused: 0 };
+  }
+
+  async signalProcess(pid: number, signal: 'terminate' | 'kill'): Promise<void> {
+    this.log(`signal ${pid} ${signal}`);
+    this.signals.push({ pid, signal });
+    if (signal === 'kill' || !this.appSpecs.get(pid)?.ignoresTerminate) this.quitApp(pid);
+  }
+
+  async processState(pid: number): Promise<ProcessState> {
+    return { running: this.apps.has(pid) || this.processes.has(pid), parentPid: this.parents.get(pid) ?? this.processes.get(pid)?.parentPid ?? null };
   }
 
   // — Desktop: accessibility —
@@ -747,6 +808,7 @@ export class ScriptedDesktop implements Desktop {
   private addApp(spec: ScriptedAppSpec): ScriptedApp {
     const app = new ScriptedApp(spec.pid, spec.name, spec.id, spec.tree);
     this.apps.set(spec.pid, app);
+    this.appSpecs.set(spec.pid, spec);
     return app;
   }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyIdentifier, matchesApp, openArguments } from '../../src/backends/macos/macApps.js';
+import { classifyIdentifier, launchArguments, matchesApp, openArguments } from '../../src/backends/macos/macApps.js';
 import { appWindows, frontmostWindow, readWindowList } from '../../src/backends/macos/cgWindows.js';
 import { accessibilityCheck, checkMacPermissions, screenRecordingCheck, SETTINGS_LINKS } from '../../src/backends/macos/macPermissions.js';
 import { CFDecoder } from '../../native/macos/cfDecode.js';
@@ -78,4 +78,11 @@ test('should answer both grants from AXIsProcessTrusted and CGPreflightScreenCap
     ['accessibility', 'granted', undefined],
     ['screen-recording', 'granted', undefined],
   ]);
+});
+
+test('launch_app asks LaunchServices not to activate a background launch, and passes documents and argv words apart', () => {
+  const request = { kind: 'name' as const, value: 'TextEdit.app', args: ['-NSDocumentRevisionsDebugMode', 'YES'], urls: ['/Users/me/notes.txt'], newInstance: true, background: true };
+  assert.deepEqual(launchArguments(request), ['-g', '-n', '-a', 'TextEdit', '/Users/me/notes.txt', '--args', '-NSDocumentRevisionsDebugMode', 'YES']);
+  assert.deepEqual(launchArguments({ ...request, kind: 'id', value: 'com.apple.TextEdit', args: [], urls: [], newInstance: false, background: false }), ['-b', 'com.apple.TextEdit']);
+  assert.deepEqual(launchArguments({ ...request, kind: 'path', value: '/Applications/Calculator.app', args: [], urls: [], background: false, newInstance: false }), ['-a', '/Applications/Calculator.app']);
 });

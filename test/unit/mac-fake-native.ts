@@ -701,5 +701,6 @@ export class FakeMacNative implements MacNative {
       return object?.kind === 'string' ? object.text : null;
     },
     msgSend_bool_u64: () => false,
+    msgSend_bool: () => false,
   };
 }

@@ -27,7 +27,7 @@ describe('transaction: waiting for what the steps launched, and for a quiet read
     const { engine, desktop } = fixture;
     desktop.find(COUNTER, 'Count: 0').spec.onClick = ({ desktop: d }) => {
       d.spawnProcess(COUNTER, { pid: HELPER, name: 'helper' });
-      setTimeout(() => d.launchApp(helperApp, { frontmost: true }), 80);
+      setTimeout(() => d.startApp(helperApp, { frontmost: true }), 80);
     };
     const result = await engine.act(act(COUNTER, clickOn('Count: 0')));
 
@@ -43,7 +43,7 @@ describe('transaction: waiting for what the steps launched, and for a quiet read
     desktop.find(COUNTER, 'Count: 0').spec.onClick = ({ desktop: d }) => {
       d.spawnProcess(COUNTER, { pid: HELPER, name: 'helper' });
       // The window manager has not activated it (yet): the target app stays in front.
-      setTimeout(() => d.launchApp(helperApp, { frontmost: false }), 40);
+      setTimeout(() => d.startApp(helperApp, { frontmost: false }), 40);
     };
     const result = await engine.act(act(COUNTER, clickOn('Count: 0')));
 

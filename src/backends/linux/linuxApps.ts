@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
 import { access, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
-import type { OpenedApp } from '../../core/desktop.js';
+import type { LaunchRequest, LaunchedApp, OpenedApp } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import { notAccessibleError } from '../../core/readability.js';
 import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
@@ -263,6 +263,23 @@ export async function resolveLaunchTarget(identifier: string, env: NodeJS.Proces
   return onPath ? targetFromExecutable(onPath) : null;
 }
 
+/** launch_app's target: a path must be absolute (a program or a .desktop file), an id names a .desktop entry, a name goes as open() goes. */
+export async function resolveLaunchRequest(request: Pick<LaunchRequest, 'kind' | 'value'>, env: NodeJS.ProcessEnv): Promise<LaunchTarget | null> {
+  const value = request.value.trim();
+  switch (request.kind) {
+    case 'path':
+      return isAbsolute(value) ? resolveLaunchTarget(value, env) : null;
+    case 'id': {
+      const wanted = value.toLowerCase().endsWith('.desktop') ? value.toLowerCase() : `${value.toLowerCase()}.desktop`;
+      const entries = await loadDesktopEntries(env);
+      const entry = entries.find((e) => e.id.toLowerCase() === wanted) ?? entries.find((e) => e.id.toLowerCase().endsWith(`.${wanted}`));
+      return entry ? targetFromEntry(entry) : null;
+    }
+    case 'name':
+      return isAbsolute(value) ? null : resolveLaunchTarget(value, env);
+  }
+}
+
 /** Whether a running app is an instance of the target. */
 export function isInstanceOf(app: { name: string; id?: string }, target: LaunchTarget): boolean {
   const names = new Set(target.matchNames);
@@ -329,6 +346,58 @@ export class LinuxAppOpener {
 
     progress.log(`starting ${target.argv[0]}`);
     const child = await this.start(target);
+    const arrived = await this.waitForArrival(target, child, before, null, progress, timeoutMs);
+    return { pid: arrived.pid, name: arrived.name, id: target.id, reused: false };
+  }
+
+  /**
+   * launch_app: starts the target with extra argv words (no shell) — unless an instance runs and
+   * no new one is asked for — and waits for its window on the bus as open() does. A
+   * single-instance app started again hands its arguments to the running instance and exits:
+   * that instance is the answer.
+   */
+  async launch(request: LaunchRequest, progress: Progress, timeoutMs = DEFAULT_OPEN_TIMEOUT_MS): Promise<LaunchedApp> {
+    const target = await resolveLaunchRequest(request, this.env);
+    if (!target) {
+      const running = await this.apps.list(progress).catch(() => []);
+      throw new TandemError(
+        'unknown-app',
+        request.kind === 'path'
+          ? `No program at ${request.value}: launch_app takes the absolute path of an executable or of a .desktop file.`
+          : request.kind === 'id'
+            ? `No .desktop entry with id "${request.value}" in ${applicationDirs(this.env).join(', ')}.`
+            : `No app named "${request.value}": no .desktop entry with that Name or id in ${applicationDirs(this.env).join(', ')}, and no executable of that name on PATH.`,
+        { running: running.map((app) => ({ pid: app.pid, name: app.name })) },
+      );
+    }
+    const before = await this.apps.list(progress);
+    const existing = before.find((app) => isInstanceOf(app, target));
+    if (existing && !request.newInstance) return { pid: existing.pid, name: existing.name, id: target.id, alreadyRunning: true, handedOver: false };
+    if (!existing) {
+      for (const instance of (await runningInstances(target.matchNames, new Set(before.map((app) => app.pid)))).slice(0, 4)) {
+        const windows = await this.windowTitles(instance.pid).catch(() => []);
+        if (windows.length > 0) throw notAccessibleError({ reason: 'not-registered', pid: instance.pid, windows });
+      }
+    }
+    progress.log(`starting ${target.argv[0]} with ${request.args.length} argument(s) and ${request.urls.length} document(s)`);
+    const child = await this.start({ ...target, argv: [...target.argv, ...request.args, ...request.urls] });
+    const arrived = await this.waitForArrival(target, child, before, existing ?? null, progress, timeoutMs);
+    return { pid: arrived.pid, name: arrived.name, id: target.id, alreadyRunning: false, handedOver: arrived.handedOver };
+  }
+
+  /**
+   * Until the started process (or a child of it, or — once the launcher exited — an instance of
+   * the target) shows a window on the bus. `handOverTo`: the instance already running, which a
+   * single-instance launcher hands its work to before exiting successfully.
+   */
+  private async waitForArrival(
+    target: LaunchTarget,
+    child: { pid: number; exited: boolean; exitCode: number | null },
+    before: readonly AtspiApp[],
+    handOverTo: AtspiApp | null,
+    progress: Progress,
+    timeoutMs: number,
+  ): Promise<{ pid: number; name: string; handedOver: boolean }> {
     const deadline = Math.min(progress.deadline, Date.now() + timeoutMs);
     const knownPids = new Set(before.map((app) => app.pid));
     while (Date.now() < deadline) {
@@ -340,9 +409,10 @@ export class LinuxAppOpener {
         const ours = await isSameOrDescendant(app.pid, child.pid);
         // A launcher that handed over to another process (single-instance apps) and exited.
         const handedOver = child.exited && isInstanceOf(app, target);
-        if ((ours || handedOver) && (await this.hasWindow(app, step))) {
-          return { pid: app.pid, name: app.name, id: target.id, reused: false };
-        }
+        if ((ours || handedOver) && (await this.hasWindow(app, step))) return { pid: app.pid, name: app.name, handedOver: false };
+      }
+      if (handOverTo && child.exited && child.exitCode === 0 && apps.some((app) => app.pid === handOverTo.pid)) {
+        return { pid: handOverTo.pid, name: handOverTo.name, handedOver: true };
       }
       await sleep(Math.min(ARRIVAL_POLL_MS, Math.max(0, deadline - Date.now())), progress);
     }

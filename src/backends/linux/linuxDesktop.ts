@@ -10,7 +10,11 @@ import type {
   EngagedGuard,
   GuardListener,
   KeyName,
+  LaunchRequest,
+  LaunchedApp,
   OpenedApp,
+  ProcessState,
+  QuitRequest,
   SettleOutcome,
   SnapshotLimits,
 } from '../../core/desktop.js';
@@ -19,6 +23,7 @@ import type { Progress } from '../../core/progress.js';
 import type { AtspiAccessibility } from './atspiAccessibility.js';
 import type { X11Display } from './x11Display.js';
 import { descendantsStartedSince } from './procLaunches.js';
+import { processState, signalProcess } from './procSignals.js';
 
 export class LinuxDesktop implements Desktop {
   readonly platform = 'linux' as const;
@@ -64,6 +69,22 @@ export class LinuxDesktop implements Desktop {
 
   openApp(identifier: string, progress: Progress): Promise<OpenedApp> {
     return this.atspi.openApp(identifier, progress);
+  }
+
+  launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp> {
+    return this.atspi.launchApp(request, progress);
+  }
+
+  askToQuit(pid: number, progress: Progress): Promise<QuitRequest> {
+    return this.x11.askToQuit(pid, progress);
+  }
+
+  signalProcess(pid: number, signal: 'terminate' | 'kill'): Promise<void> {
+    return signalProcess(pid, signal);
+  }
+
+  processState(pid: number): Promise<ProcessState> {
+    return processState(pid);
   }
 
   // — accessibility —

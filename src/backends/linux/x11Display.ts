@@ -3,7 +3,7 @@
 // linuxDesktop.ts composes both into core's Desktop.
 
 import type { CompositeExtension, ResExtension, XInputExtension, XTestExtension } from 'x11';
-import type { ClickOptions, Desktop, DragOptions, EngagedGuard, GuardListener, KeyName } from '../../core/desktop.js';
+import type { ClickOptions, Desktop, DragOptions, EngagedGuard, GuardListener, KeyName, QuitRequest } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import type { Display, Frontmost, Modifier, PermissionCheck, Point, Rect, Screenshot, WindowInfo } from '../../core/model.js';
 import { throwIfAborted, type Progress } from '../../core/progress.js';
@@ -85,6 +85,10 @@ export class X11Display implements X11Primitives {
 
   activate(pid: number, windowId: number | undefined, progress: Progress): Promise<boolean> {
     return this.windowsApi.activate(pid, windowId, progress);
+  }
+
+  askToQuit(pid: number, progress: Progress): Promise<QuitRequest> {
+    return this.windowsApi.askToQuit(pid, progress);
   }
 
   windows(pid: number | undefined, progress: Progress): Promise<WindowInfo[]> {

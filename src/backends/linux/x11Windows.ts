@@ -1,6 +1,8 @@
 // Windows, focus and cursor over EWMH (the window manager's root-window properties) and core X.
 
 import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import type { QuitRequest } from '../../core/desktop.js';
 import type { Frontmost, Point, Rect, WindowInfo } from '../../core/model.js';
 import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
 import type { ResExtension } from 'x11';
@@ -36,6 +38,18 @@ export class X11Windows {
     const [pid] = await this.connection.cardinals(window, '_NET_WM_PID').catch(() => [] as number[]);
     if (pid) return pid;
     return this.ownerPid(window);
+  }
+
+  /**
+   * Whether the pid a window names is the process the X server knows as its client (X-Resource:
+   * the kernel's socket credentials), or — where the server cannot tell — whether the window at
+   * least comes from this machine (WM_CLIENT_MACHINE, which EWMH pairs with _NET_WM_PID).
+   */
+  private async pidVerified(window: number, pid: number): Promise<boolean | undefined> {
+    const owner = await this.ownerPid(window);
+    if (owner !== null) return owner === pid;
+    const machine = await this.connection.text(window, 'WM_CLIENT_MACHINE').catch(() => '');
+    return machine !== '' && machine !== hostname() ? false : undefined;
   }
 
   private async ownerPid(window: number): Promise<number | null> {
@@ -149,6 +163,10 @@ export class X11Windows {
         const onThisDesktop = desktop[0] === undefined || currentDesktop[0] === undefined || desktop[0] === currentDesktop[0] || desktop[0] === 0xffffffff;
         const info: WindowInfo = { windowId, pid: windowPid ?? 0, title, bounds, app, onScreen: bounds !== null && !states.includes(hidden) && onThisDesktop };
         if (stacked >= 0) info.zOrder = stacking.length - 1 - stacked;
+        if (windowPid) {
+          const verified = await this.pidVerified(windowId, windowPid);
+          if (verified !== undefined) info.pidVerified = verified;
+        }
         return info;
       }),
     );
@@ -192,6 +210,44 @@ export class X11Windows {
     const [transientFor] = await this.connection.cardinals(active, 'WM_TRANSIENT_FOR').catch(() => [] as number[]);
     if (transientFor === target) return true;
     return pid !== undefined && (await this.windowPid(active)) === pid;
+  }
+
+  /**
+   * ICCCM's polite close: WM_DELETE_WINDOW to each of pid's top-level windows that lists it in
+   * WM_PROTOCOLS — what the window manager sends when the person clicks the close button, so the
+   * app asks about unsaved work as it would then. Sent to the client itself (event mask 0), not
+   * as EWMH _NET_CLOSE_WINDOW through the window manager: openbox answers that, for a window
+   * without WM_DELETE_WINDOW, by killing the client's connection. Transient windows (an open
+   * dialog) are left alone: closing one is its "Cancel", an answer the model did not give.
+   */
+  async askToQuit(pid: number, progress: Progress): Promise<QuitRequest> {
+    throwIfAborted(progress);
+    const [protocols, deleteWindow] = await Promise.all([this.connection.atom('WM_PROTOCOLS'), this.connection.atom('WM_DELETE_WINDOW')]);
+    const owned = await this.ownedClients(pid);
+    let asked = 0;
+    let refused = 0;
+    for (const window of owned) {
+      // Only the app's word that the window is pid's, proven wrong: it is another app's window.
+      if ((await this.pidVerified(window, pid)) === false) continue;
+      const [transientFor] = await this.connection.cardinals(window, 'WM_TRANSIENT_FOR').catch(() => [] as number[]);
+      if (transientFor) continue;
+      const supported = await this.connection.cardinals(window, 'WM_PROTOCOLS').catch(() => [] as number[]);
+      if (!supported.includes(deleteWindow)) {
+        refused++;
+        continue;
+      }
+      // data: the protocol, then a timestamp (CurrentTime).
+      this.connection.client.SendClientMessage(window, window, protocols, 32, [deleteWindow, 0, 0, 0, 0], 0);
+      asked++;
+    }
+    await this.connection.sync();
+    return { asked, refused };
+  }
+
+  private async ownedClients(pid: number): Promise<number[]> {
+    const list = await this.clientList();
+    const pids = await Promise.all(list.map((window) => this.windowPid(window)));
+    return list.filter((_, index) => pids[index] === pid);
   }
 
   /** The pid's window highest in the stacking order (else the newest it mapped). */

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { TandemError } from '../../core/errors.js';
 import type { Frontmost, RunningApp, WindowInfo } from '../../core/model.js';
 import { type Progress, remainingMs, sleep, throwIfAborted } from '../../core/progress.js';
-import type { OpenedApp } from '../../core/desktop.js';
+import type { LaunchRequest, LaunchedApp, OpenedApp, QuitRequest } from '../../core/desktop.js';
 import type { MacNative, Ref } from '../../../native/macos/macNative.js';
 import { CFScope, withCFScope } from '../../../native/macos/cfScope.js';
 import { AXErrorCode } from './axErrors.js';
@@ -38,6 +38,22 @@ export function openArguments(identifier: string): string[] {
     case 'name':
       return ['-a', trimmed.replace(/\.app$/i, '')];
   }
+}
+
+/**
+ * `open` arguments for launch_app: -g (LaunchServices' "do not activate") for background, -n for
+ * a new instance, the app, its documents and URLs, then `--args` and the app's own argv words.
+ */
+export function launchArguments(request: LaunchRequest): string[] {
+  const identifier = request.value;
+  const target = request.kind === 'id' ? ['-b', identifier] : request.kind === 'path' ? (/\.app\/?$/i.test(identifier) ? ['-a', identifier] : [identifier]) : ['-a', identifier.replace(/\.app$/i, '')];
+  return [
+    ...(request.background ? ['-g'] : []),
+    ...(request.newInstance ? ['-n'] : []),
+    ...target,
+    ...request.urls,
+    ...(request.args.length ? ['--args', ...request.args] : []),
+  ];
 }
 
 /** Whether a running app is what the identifier names (case-insensitive name, bundle id, or .app path). */
@@ -288,6 +304,53 @@ export class MacApps {
     }
     const app = this.appForPid(pid) ?? { pid, name: identifier };
     return { ...app, reused: existing !== undefined };
+  }
+
+  /**
+   * launch_app through LaunchServices' `open` (no shell): -g keeps the person's front app in
+   * front (LaunchServices' own "do not activate" option), -n starts another instance, documents
+   * and URLs follow the app, `--args` hands the rest to the app's argv.
+   */
+  async launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp> {
+    this.session.requireTrust();
+    const identifier = request.value;
+    const before = this.listApps();
+    const existing = before.find((app) => matchesApp(app, identifier));
+    if (existing && !request.newInstance) return { ...existing, alreadyRunning: true, handedOver: false };
+    try {
+      await runTool('/usr/bin/open', launchArguments(request), Math.max(1000, Math.min(15_000, remainingMs(progress))));
+    } catch (error) {
+      throw new TandemError('unknown-app', `macOS could not open "${identifier}" (${error instanceof Error ? error.message : String(error)}).`, { identifier });
+    }
+    const known = new Set(before.map((app) => app.pid));
+    let pid: number | undefined;
+    while (pid === undefined) {
+      throwIfAborted(progress);
+      const found = this.listApps().filter((app) => matchesApp(app, identifier));
+      pid = (found.find((app) => !known.has(app.pid)) ?? (request.newInstance ? undefined : found[0]))?.pid;
+      if (pid !== undefined) break;
+      if (remainingMs(progress) <= 0) throw new TandemError('timeout', `"${identifier}" was opened but no new instance of it appeared in time.`, { identifier });
+      await sleep(150, progress);
+    }
+    while (!this.answers(pid, false)) {
+      if (remainingMs(progress) <= 0) throw new TandemError('timeout', `The app for "${identifier}" (pid ${pid}) started but showed no window on the accessibility API in time.`, { pid });
+      await sleep(150, progress);
+    }
+    const app = this.appForPid(pid) ?? { pid, name: identifier };
+    return { ...app, alreadyRunning: false, handedOver: known.has(pid) };
+  }
+
+  /**
+   * The polite quit: NSRunningApplication terminate — the app's own Quit, which asks about
+   * unsaved documents (a sheet) instead of losing them. AppKit answers whether the request was
+   * sent; a process AppKit does not know (not a regular app) is not asked.
+   */
+  askToQuit(pid: number): QuitRequest {
+    const sent = this.withPool(() => {
+      const running = this.runningApplication(pid);
+      return running !== null && this.native.objc.msgSend_bool(running, this.native.objc.sel_registerName('terminate'));
+    });
+    return { asked: sent ? 1 : 0, refused: sent ? 0 : 1 };
   }
 
   windows(pid: number | undefined): WindowInfo[] {

@@ -12,7 +12,11 @@ import type {
   EngagedGuard,
   GuardListener,
   KeyName,
+  LaunchRequest,
+  LaunchedApp,
   OpenedApp,
+  ProcessState,
+  QuitRequest,
   SettleOutcome,
   SnapshotLimits,
 } from '../../core/desktop.js';
@@ -114,6 +118,28 @@ export class MacDesktop implements Desktop {
 
   openApp(identifier: string, progress: Progress): Promise<OpenedApp> {
     return this.apps.openApp(identifier, progress);
+  }
+
+  launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp> {
+    return this.apps.launchApp(request, progress);
+  }
+
+  async askToQuit(pid: number, _progress: Progress): Promise<QuitRequest> {
+    return this.apps.askToQuit(pid);
+  }
+
+  async signalProcess(pid: number, signal: 'terminate' | 'kill'): Promise<void> {
+    try {
+      process.kill(pid, signal === 'terminate' ? 'SIGTERM' : 'SIGKILL');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
+
+  /** libproc's proc_bsdinfo: there while the process exists (a zombie is not told apart (?)), with its parent. */
+  async processState(pid: number): Promise<ProcessState> {
+    const info = this.native.proc.proc_bsdinfo(pid);
+    return info ? { running: true, parentPid: info.ppid > 0 ? info.ppid : null } : { running: false, parentPid: null };
   }
 
   async snapshot(pid: number, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot> {

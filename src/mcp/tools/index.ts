@@ -25,6 +25,8 @@ import { zoom } from './zoom.js';
 import { pressKey } from './pressKey.js';
 import { typeText } from './typeText.js';
 import { drag } from './drag.js';
+import { launchApp } from './launchApp.js';
+import { killApp } from './killApp.js';
 
 export const tools: readonly ToolDefinition[] = [
   openApplication,
@@ -52,4 +54,6 @@ export const tools: readonly ToolDefinition[] = [
   pressKey,
   typeText,
   drag,
+  launchApp,
+  killApp,
 ];
