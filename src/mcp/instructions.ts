@@ -1,8 +1,11 @@
-// The server's `instructions`: the workflow a model should follow, sent once at initialize.
+// The server's `instructions`: the workflow a model should follow, sent once at initialize. A
+// session offers one tool profile (reference, driver or all), and the text describes only the
+// tools it offers: a workflow whose tools are absent is left out.
 
-export const SERVER_INSTRUCTIONS = `Tandem operates the desktop apps on the person's own computer while they are still at it. Every acting tool holds back their keyboard and mouse for the moment it runs, then gives them back and puts their cursor and front app back.
+const INTRO = `Tandem operates the desktop apps on the person's own computer while they are still at it. Every acting tool holds back their keyboard and mouse for the moment it runs, then gives them back and puts their cursor and front app back.`;
 
-How to work:
+/** The `_and_traverse` workflow (profile reference). */
+const REFERENCE_WORKFLOW = `How to work:
 1. Start with open_application_and_traverse {identifier} (or list_applications) to get the app's pid.
 2. Read the compact summary (key: value lines). The full tree or diff is in the file it names: grep that file for what you need instead of reading it whole. Tree lines look like [Role] "name" value:"…" x:N y:N w:W h:H visible: the name is what the element is called (a field is called by its label), value what it holds (typed text, a number, a choice, checked/unchecked), shown only where it has one; a password field shows its name and never a value. An element's text matches either. If you cannot read local files, read the same files through the answer's resource links (resources/read), or send inline: true to get the tree or diff text and the screenshot in the answer.
 3. Take coordinates from the tree (x, y, w, h), never from screenshot pixels. Look at the screenshot only to check the result.
@@ -10,3 +13,23 @@ How to work:
 5. When a response has app_switch, another app came to the front (a save dialog, a launched app): its tree is in the same response. Act on that pid next.
 6. If the person presses Esc the call stops with status: cancelled. They took back control on purpose: do not retry blindly; ask them how to continue.
 7. Errors say what to send instead. After "unknown pid" call list_applications; after a stale element_index or "not found" call refresh_traversal and grep the new file.`;
+
+/** The driver-style workflow (profile driver). */
+const DRIVER_WORKFLOW = `How to work with the window tools:
+1. list_windows gives each window's pid and window_id, frontmost first.
+2. get_window_state {pid} reads the app's tree: element lines tagged [element_index N], plus a screenshot; send query to find one element without reading the whole tree.
+3. Act by element_index with click, double_click, right_click or scroll, or by x,y from the window's top-left; hotkey presses a shortcut. Each is guarded (Esc cancels) and answers with what changed.
+4. For small things, zoom into a region of the window and click with from_zoom: true in the zoom image's pixels.
+5. bring_to_front leaves an app in front for the person; the acting tools put their front app back.
+6. If the person presses Esc the call stops with status: cancelled. They took back control on purpose: do not retry blindly; ask them how to continue.`;
+
+const CONFIG_LINE = `Settings: get_config shows them (the watchdog, inline answers and their image size, artifact retention, the tool profile) and where each comes from; set_config changes them for the person, from the next call on: change them when the person asks.`;
+
+/** The instructions for a session offering `offered` (tool names). */
+export function serverInstructions(offered: ReadonlySet<string>): string {
+  const parts = [INTRO];
+  if (offered.has('open_application_and_traverse')) parts.push(REFERENCE_WORKFLOW);
+  if (offered.has('get_window_state')) parts.push(DRIVER_WORKFLOW);
+  if (offered.has('get_config')) parts.push(CONFIG_LINE);
+  return parts.join('\n\n');
+}

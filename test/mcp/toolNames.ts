@@ -23,4 +23,6 @@ export const TOOL_NAMES = [
   'hotkey',
   'scroll',
   'bring_to_front',
+  'get_config',
+  'set_config',
 ];
