@@ -25,6 +25,8 @@ export interface ArtifactStoreOptions {
   dir?: string;
   maxCalls?: number;
   maxBytes?: number;
+  /** Read at every prune, when maxCalls/maxBytes are not given (the person's settings). */
+  retention?: () => { maxCalls: number; maxBytes: number };
   env?: NodeJS.ProcessEnv;
   now?: () => number;
   /** The uid that must own the folder (tests); defaults to the process's own. */
@@ -134,8 +136,7 @@ interface CallFiles {
 
 export class ArtifactStore {
   readonly dir: string;
-  readonly maxCalls: number;
-  readonly maxBytes: number;
+  private readonly retention: () => { maxCalls: number; maxBytes: number };
   private readonly now: () => number;
   /** Who must own the folder and every file read from it. */
   private readonly uid: number;
@@ -145,8 +146,11 @@ export class ArtifactStore {
 
   private constructor(dir: string, options: ArtifactStoreOptions) {
     this.dir = dir;
-    this.maxCalls = options.maxCalls ?? DEFAULT_MAX_CALLS;
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    const retention = options.retention ?? (() => ({ maxCalls: DEFAULT_MAX_CALLS, maxBytes: DEFAULT_MAX_BYTES }));
+    this.retention = () => {
+      const current = retention();
+      return { maxCalls: options.maxCalls ?? current.maxCalls, maxBytes: options.maxBytes ?? current.maxBytes };
+    };
     this.now = options.now ?? Date.now;
     this.uid = options.uid ?? processUid();
   }
@@ -250,6 +254,15 @@ export class ArtifactStore {
     throw new TandemError('internal', `Could not find a free artifact name for ${ms}_${tool} in ${this.dir}.`);
   }
 
+  /** The retention limits now (they may change between calls). */
+  get maxCalls(): number {
+    return this.retention().maxCalls;
+  }
+
+  get maxBytes(): number {
+    return this.retention().maxBytes;
+  }
+
   /** Deletes the oldest calls beyond maxCalls / maxBytes; never the call just written. */
   private async prune(written: CallFiles): Promise<void> {
     if (!this.inventory || this.writesSinceScan >= RESCAN_EVERY) {
@@ -260,8 +273,9 @@ export class ArtifactStore {
       this.writesSinceScan++;
     }
     const inventory = this.inventory;
+    const { maxCalls, maxBytes } = this.retention();
     let bytes = inventory.reduce((sum, call) => sum + call.bytes, 0);
-    for (let k = 0; k < inventory.length && (inventory.length > this.maxCalls || bytes > this.maxBytes); ) {
+    for (let k = 0; k < inventory.length && (inventory.length > maxCalls || bytes > maxBytes); ) {
       const call = inventory[k];
       if (call.base === written.base) {
         k++;

@@ -9,7 +9,7 @@ import { SnapshotCache } from './elementIndex.js';
 import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEngine } from './engineApi.js';
 import { TandemError, errorFacts, toTandemError } from './errors.js';
 import { TypedEmitter } from './events.js';
-import { DEFAULT_WATCHDOG_MS, GuardPolicy } from './guard.js';
+import { GuardPolicy } from './guard.js';
 import type { Display, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
 import { chooseWindow, frontmostFirst, requireWindow, windowSubtree } from './windowChoice.js';
 import { zoomInto, type ZoomImage, type ZoomView } from './zoom.js';
@@ -23,6 +23,7 @@ import { runTransaction, type TransactionOptions } from './transaction.js';
 import { formatTree } from './treeFormat.js';
 import { LIMITS, checkPid, checkWindowId } from './limits.js';
 import { checkKillTarget, checkLaunchRequest, killApp, launchApp, protectedPids, type KillOutcome, type LaunchArguments, type LaunchOutcome } from './appLifecycle.js';
+import { DEFAULT_SETTINGS, SettingsStore, type ConfigReport } from './settings.js';
 
 /** Tool names used for open/refresh artifacts and results (the MCP tools of the same name). */
 export const OPEN_TOOL = 'open_application_and_traverse';
@@ -40,7 +41,7 @@ export const INSPECTION = {
   permissions: 'check_permissions',
 } as const;
 
-export const DEFAULT_GRACE_MS = 200;
+export const DEFAULT_GRACE_MS = DEFAULT_SETTINGS.grace_ms;
 /** Longest wait for a just-started app to stop changing before its first tree is read. */
 export const LAUNCH_SETTLE_CAP_MS = 3_000;
 export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxDepth: 64, maxElements: 10_000, maxMs: 5_000 };
@@ -66,9 +67,14 @@ export interface EngineOptions {
    * A store that can only write (tests) serves no resources.
    */
   artifacts: ArtifactWriter | ArtifactStoreOptions;
-  /** Longest the guard may hold the person's input (default 30 000 ms). The host reads TANDEM_WATCHDOG_MS. */
+  /**
+   * The person's settings (watchdog, grace, artifact retention, inline defaults, tool profile),
+   * read at every call so a change applies to the next one. Default: defaults only, in memory.
+   */
+  settings?: SettingsStore;
+  /** Fixes the watchdog whatever the settings say (tests; unbounded). The host uses `settings`. */
   watchdogMs?: number;
-  /** After the last step, how long a late Esc still counts (default 200 ms): the guard stays up that long, past the answer if need be. */
+  /** Fixes the late-Esc grace whatever the settings say (tests; unbounded). */
   graceMs?: number;
   /** Settle policy after the steps (see DEFAULT_SETTLE). */
   settle?: Partial<SettleOptions>;
@@ -96,7 +102,7 @@ export class Engine implements TandemEngine {
   private readonly events = new TypedEmitter<EngineEventMap>((error) => {
     console.error('[tandem] an engine event listener threw:', error);
   });
-  private readonly transactionOptions: TransactionOptions;
+  private readonly settings: SettingsStore;
   private artifacts: Promise<ArtifactWriter> | null = null;
   private nextCallId = 1;
   private isPaused = false;
@@ -108,16 +114,32 @@ export class Engine implements TandemEngine {
     private readonly desktop: Desktop,
     private readonly options: EngineOptions,
   ) {
-    const watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS;
-    if (!(watchdogMs > 0)) throw new TandemError('bad-input', `watchdogMs must be a positive number of milliseconds (got ${watchdogMs}).`);
-    this.guard = new GuardPolicy(desktop, watchdogMs);
-    this.transactionOptions = {
-      watchdogMs,
-      graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
-      settle: { ...DEFAULT_SETTLE, ...options.settle },
-      snapshotLimits: { ...DEFAULT_SNAPSHOT_LIMITS, ...options.snapshotLimits },
-      now: options.now ?? Date.now,
+    if (options.watchdogMs !== undefined && !(options.watchdogMs > 0)) throw new TandemError('bad-input', `watchdogMs must be a positive number of milliseconds (got ${options.watchdogMs}).`);
+    this.settings = options.settings ?? new SettingsStore();
+    this.guard = new GuardPolicy(desktop, () => this.transactionOptions.watchdogMs);
+  }
+
+  /** The call-time options: the settings as they are now (a set_config applies to the next call). */
+  private get transactionOptions(): TransactionOptions {
+    const settings = this.settings.current();
+    return {
+      watchdogMs: this.options.watchdogMs ?? settings.watchdog_ms,
+      graceMs: this.options.graceMs ?? settings.grace_ms,
+      settle: { ...DEFAULT_SETTLE, ...this.options.settle },
+      snapshotLimits: { ...DEFAULT_SNAPSHOT_LIMITS, ...this.options.snapshotLimits },
+      now: this.options.now ?? Date.now,
     };
+  }
+
+  async getConfig(): Promise<ConfigReport> {
+    this.assertOpen();
+    return this.settings.report();
+  }
+
+  /** Validates and persists `changes`; they apply from the next call on, for every connection. */
+  async setConfig(changes: unknown): Promise<ConfigReport> {
+    this.assertOpen();
+    return this.settings.update(changes);
   }
 
   get paused(): boolean {
@@ -427,12 +449,21 @@ export class Engine implements TandemEngine {
   }
 
   private readProgress(signal?: AbortSignal): Progress {
-    return createProgress({ signal, timeoutMs: this.transactionOptions.watchdogMs, now: this.transactionOptions.now });
+    const options = this.transactionOptions;
+    return createProgress({ signal, timeoutMs: options.watchdogMs, now: options.now });
   }
 
   private artifactStore(): Promise<ArtifactWriter> {
     const configured = this.options.artifacts;
-    this.artifacts ??= isArtifactWriter(configured) ? Promise.resolve(configured) : ArtifactStore.open(configured);
+    this.artifacts ??= isArtifactWriter(configured)
+      ? Promise.resolve(configured)
+      : ArtifactStore.open({
+          retention: () => {
+            const settings = this.settings.current();
+            return { maxCalls: settings.artifact_max_calls, maxBytes: settings.artifact_max_bytes };
+          },
+          ...configured,
+        });
     // A failed open is retried on the next call rather than remembered forever.
     this.artifacts.catch(() => {
       this.artifacts = null;
@@ -506,9 +537,10 @@ export class Engine implements TandemEngine {
     pid: number | undefined,
     resolve: (progress: Progress) => Promise<ReadTarget>,
   ): Promise<CallResult> {
-    const now = this.transactionOptions.now;
+    const options = this.transactionOptions;
+    const now = options.now;
     const log = record.log;
-    const progress = createProgress({ signal: context.signal, timeoutMs: this.transactionOptions.watchdogMs, log, now });
+    const progress = createProgress({ signal: context.signal, timeoutMs: options.watchdogMs, log, now });
     record.start(pid, args);
     try {
       const target = await resolve(progress);
@@ -521,7 +553,7 @@ export class Engine implements TandemEngine {
         log(`no screenshot: ${toTandemError(error).message}`);
         return undefined;
       });
-      const limits = this.transactionOptions.snapshotLimits;
+      const limits = options.snapshotLimits;
       const whole = await readWithContent(this.desktop, target.pid, limits, progress).finally(() => capturing.catch(() => {}));
       // Windows on screen with nothing readable in them: say so, rather than hand over an empty tree.
       const unreadable = await explainUnreadable(this.desktop, target.pid, whole, progress);

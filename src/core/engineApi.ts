@@ -8,6 +8,7 @@ import type { Display, PermissionCheck, Point, Rect, RunningApp, WindowInfo } fr
 import type { ZoomImage } from './zoom.js';
 import type { CallResult } from './result.js';
 import type { Step } from './steps.js';
+import type { ConfigReport } from './settings.js';
 
 /** Who is calling, for the feed's filter and for cancelling on disconnect. */
 export interface CallContext {
@@ -121,6 +122,11 @@ export interface TandemEngine {
   listArtifacts(limit?: number): Promise<ArtifactFile[]>;
   /** One artifact by the name an answer gave it ('bad-input', 'not-found' or 'permission' otherwise). */
   readArtifact(name: string): Promise<Buffer>;
+
+  /** The effective settings, where each came from (default, config file, environment) and its allowed values. */
+  getConfig(): Promise<ConfigReport>;
+  /** Validates (all or nothing), persists in the per-user config file, answers the new report; applies from the next call. */
+  setConfig(changes: unknown): Promise<ConfigReport>;
 
   /** While paused, act() answers a 'paused' error; read-only calls still work. */
   setPaused(paused: boolean): void;

@@ -196,7 +196,8 @@ export class GuardPolicy {
 
   constructor(
     private readonly desktop: Desktop,
-    private readonly watchdogMs: number = DEFAULT_WATCHDOG_MS,
+    /** Read at each engagement: the person's setting applies from the next call on. */
+    private readonly watchdogMs: number | (() => number) = DEFAULT_WATCHDOG_MS,
   ) {}
 
   get engaged(): boolean {
@@ -204,10 +205,11 @@ export class GuardPolicy {
   }
 
   /**
-   * Engages the backend guard and starts the watchdog (which also covers a hanging engage).
+   * Engages the backend guard and starts the watchdog (which also covers a hanging engage):
+   * `watchdogMs` when the call gives its own (the settings it started with), else the policy's.
    * Throws when the backend cannot engage; nothing was announced then.
    */
-  async engage(progress: Progress, hooks: GuardHooks): Promise<GuardSession> {
+  async engage(progress: Progress, hooks: GuardHooks, watchdogMs?: number): Promise<GuardSession> {
     await this.idle();
     if (this.active) {
       throw new TandemError('internal', 'The input guard is already engaged: transactions must never nest.');
@@ -216,7 +218,7 @@ export class GuardPolicy {
       if (this.active === session) this.active = null;
     });
     this.active = session;
-    session.startWatchdog(this.watchdogMs);
+    session.startWatchdog(watchdogMs ?? (typeof this.watchdogMs === 'function' ? this.watchdogMs() : this.watchdogMs));
     const engageSignal = AbortSignal.any([progress.signal, session.signal]);
     const engaging = this.desktop.engageGuard(
       { onEscape: () => session.escape(), onHumanInput: () => session.humanInput(), onLost: (reason) => session.lost(reason) },

@@ -420,7 +420,7 @@ class Transaction {
         onEngaged: () => this.record.emit('guard-engaged', { callId: this.callId, tool: this.request.tool, label, verb: stepVerb(this.steps[0]), app: this.appName }),
         onReleased: (reason) => this.record.emit('guard-released', { callId: this.callId, reason }),
         log: this.log,
-      });
+      }, this.options.watchdogMs);
       const session = this.session;
       if (session.signal.aborted) this.abort.abort(session.signal.reason);
       else session.signal.addEventListener('abort', () => this.abort.abort(session.signal.reason), { once: true });

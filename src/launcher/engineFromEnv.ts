@@ -4,8 +4,10 @@
 //
 // Environment:
 //   TANDEM_ARTIFACTS_DIR  folder for tree/diff/screenshot files (default: per-user 0700 folder)
-//   TANDEM_WATCHDOG_MS    longest time the guard may hold the person's input (default 30000)
-//   TANDEM_GRACE_MS       after the last step, how long a late Esc still counts (default 200)
+//   TANDEM_CONFIG_DIR     folder of the settings file (default: configPaths.ts)
+//   TANDEM_WATCHDOG_MS, TANDEM_GRACE_MS, TANDEM_ARTIFACT_MAX_CALLS, TANDEM_ARTIFACT_MAX_BYTES,
+//   TANDEM_INLINE, TANDEM_INLINE_MAX_SIDE, TANDEM_TOOLS
+//                         override the settings file for this process (core/settings.ts)
 //   TANDEM_OVERLAY_PULSE  off: the server-drawn overlay's frame does not pulse (default: as the
 //                         desktop's reduced-motion setting says); the label always shows
 //   TANDEM_A11Y_SWITCH    off: leave the desktop's accessibility switch alone (default on: turned
@@ -15,25 +17,12 @@
 import { createDesktop } from '../backends/index.js';
 import type { Desktop } from '../core/desktop.js';
 import { Engine } from '../core/engine.js';
-import { MAX_GRACE_MS } from '../core/guard.js';
 import type { TandemEngine } from '../core/engineApi.js';
 import { TandemError } from '../core/errors.js';
 import { LazyDesktop } from './lazyDesktop.js';
 import { attachServerOverlay } from '../core/serverOverlay.js';
-
-/** Longest watchdog a setting may ask for: the guard must always come back to the person. */
-const MAX_WATCHDOG_MS = 120_000;
-
-/** Reads a positive whole number of milliseconds from the environment, or undefined when unset. */
-export function millisecondsFromEnv(env: NodeJS.ProcessEnv, name: string, max: number): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0 || value > max) {
-    throw new TandemError('bad-input', `${name}=${raw} is not valid: set it to a whole number of milliseconds from 1 to ${max}, or unset it.`);
-  }
-  return value;
-}
+import { SettingsStore } from '../core/settings.js';
+import { configFile } from './configPaths.js';
 
 /** TANDEM_OVERLAY_PULSE: on/off, or undefined to follow the desktop's reduced-motion setting. */
 export function overlayPulseFromEnv(env: NodeJS.ProcessEnv): boolean | undefined {
@@ -42,14 +31,6 @@ export function overlayPulseFromEnv(env: NodeJS.ProcessEnv): boolean | undefined
   if (['off', '0', 'false', 'no'].includes(raw)) return false;
   if (['on', '1', 'true', 'yes'].includes(raw)) return true;
   throw new TandemError('bad-input', `TANDEM_OVERLAY_PULSE=${env.TANDEM_OVERLAY_PULSE} is not valid: set it to on or off, or unset it.`);
-}
-
-/** TANDEM_INLINE: on puts each answer's screenshot and tree/diff text in the answer by default (calls may still send `inline`). */
-export function inlineFromEnv(env: NodeJS.ProcessEnv): boolean {
-  const raw = env.TANDEM_INLINE?.trim().toLowerCase();
-  if (!raw || ['off', '0', 'false', 'no'].includes(raw)) return false;
-  if (['on', '1', 'true', 'yes'].includes(raw)) return true;
-  throw new TandemError('bad-input', `TANDEM_INLINE=${env.TANDEM_INLINE} is not valid: set it to on or off, or unset it.`);
 }
 
 /** TANDEM_A11Y_SWITCH: off keeps Tandem from turning the desktop's accessibility switch on (default on). */
@@ -76,9 +57,19 @@ export function createLazyDesktop(env: NodeJS.ProcessEnv = process.env, options:
  * error rather than a server that does not start.
  */
 export async function createEngine(desktop: Desktop, env: NodeJS.ProcessEnv = process.env): Promise<TandemEngine> {
-  const watchdogMs = millisecondsFromEnv(env, 'TANDEM_WATCHDOG_MS', MAX_WATCHDOG_MS);
-  const graceMs = millisecondsFromEnv(env, 'TANDEM_GRACE_MS', MAX_GRACE_MS);
-  return new Engine(desktop, { artifacts: { env }, ...(watchdogMs !== undefined ? { watchdogMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}) });
+  return new Engine(desktop, { artifacts: { env }, settings: settingsStoreFromEnv(env) });
+}
+
+/**
+ * The person's settings: the per-user file, overridden by this process's environment. A bad
+ * environment variable throws (the launching command's typo); a bad file never does: it is
+ * said once on stderr and in get_config, and the defaults stand in for what it got wrong.
+ */
+export function settingsStoreFromEnv(env: NodeJS.ProcessEnv = process.env): SettingsStore {
+  const store = new SettingsStore({ file: configFile(env), env });
+  const { fileError } = store.report();
+  if (fileError) console.error(`tandem: ${fileError}`);
+  return store;
 }
 
 export interface EngineHostOptions {

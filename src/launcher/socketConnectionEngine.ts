@@ -34,6 +34,9 @@ export function connectionEngine(engine: TandemEngine, scope: ConnectionScope): 
     checkPermissions: (context?: CallContext) => engine.checkPermissions(scoped(context, scope)),
     listArtifacts: (limit?: number) => engine.listArtifacts(limit),
     readArtifact: (name: string) => engine.readArtifact(name),
+    getConfig: () => engine.getConfig(),
+    // The host's one store: a change made over this connection applies to every other one.
+    setConfig: (changes: unknown) => engine.setConfig(changes),
     setPaused: (paused: boolean) => engine.setPaused(paused),
     get paused() {
       return engine.paused;

@@ -10,8 +10,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { TandemEngine } from '../core/engineApi.js';
 import { TandemError } from '../core/errors.js';
+import type { ToolProfile } from '../core/settings.js';
 import { connectionEngine } from './socketConnectionEngine.js';
 import { ensurePrivateDirectory } from './socketPaths.js';
+import { preambleAnswer, readFirstLine, readPreamble } from './socketPreamble.js';
 import { SocketTransport } from './socketTransport.js';
 
 /** What the host needs of an MCP server: src/mcp's McpServer fits. */
@@ -20,7 +22,8 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-export type McpSessionFactory = (engine: TandemEngine, options: { clientId: string }) => McpSession;
+/** `profile`: the connection preamble's (`tandem mcp --tools`), else the host's `tools` setting. */
+export type McpSessionFactory = (engine: TandemEngine, options: { clientId: string; profile: ToolProfile }) => McpSession;
 
 /** Says whether the process at the other end may talk to us (same uid); null when unknown. */
 export type PeerCheck = (socket: Socket) => { allowed: boolean; detail: string; pid?: number } | null;
@@ -108,20 +111,53 @@ export async function startSocketHost(options: SocketHostOptions): Promise<Socke
 
     let label = `client-${number}`;
     const disconnected = new AbortController();
-    const engine = connectionEngine(options.engine, { signal: disconnected.signal, clientId: () => label, ...(verdict?.pid ? { peerPid: verdict.pid } : {}) });
-    const session = options.createSession(engine, { clientId: label });
-    const transport = new SocketTransport(socket, (message) => {
-      const name = clientName(message);
-      if (name) label = `${name} #${number}`;
-    });
-    transport.onerror = (error) => log(`connection ${number}: ${error.message}`);
-
+    let session: McpSession | undefined;
     socket.once('close', () => {
       sockets.delete(socket);
       disconnected.abort(new TandemError('cancelled', 'The MCP client disconnected during the call.'));
-      session.close().catch((error: Error) => log(`connection ${number} close: ${error.message}`));
+      session?.close().catch((error: Error) => log(`connection ${number} close: ${error.message}`));
     });
-    session.connect(transport).catch((error: Error) => {
+
+    const start = async (): Promise<void> => {
+      // A launcher started with --tools says so in a first line before any MCP byte
+      // (socketPreamble.ts); any other first line is MCP and goes to the session.
+      const first = await readFirstLine(socket);
+      let pending = first.rest;
+      let requested: ToolProfile | undefined;
+      if (first.line !== null) {
+        const reading = readPreamble(first.line);
+        if (reading.kind === 'none') {
+          pending = Buffer.concat([Buffer.from(`${first.line}\n`), first.rest]);
+        } else {
+          socket.write(preambleAnswer(reading));
+          if (reading.kind === 'refused') {
+            log(`connection ${number} refused: ${reading.message}`);
+            socket.end();
+            return;
+          }
+          requested = reading.tools;
+        }
+      }
+      if (socket.destroyed) return;
+      const profile = requested ?? ((await options.engine.getConfig()).settings.tools.value as ToolProfile);
+      const engine = connectionEngine(options.engine, { signal: disconnected.signal, clientId: () => label, ...(verdict?.pid ? { peerPid: verdict.pid } : {}) });
+      session = options.createSession(engine, { clientId: label, profile });
+      const transport = new SocketTransport(
+        socket,
+        (message) => {
+          const name = clientName(message);
+          if (name) label = `${name} #${number}`;
+        },
+        pending,
+      );
+      transport.onerror = (error) => log(`connection ${number}: ${error.message}`);
+      if (socket.destroyed) {
+        await session.close();
+        return;
+      }
+      await session.connect(transport);
+    };
+    start().catch((error: Error) => {
       log(`connection ${number} could not start: ${error.message}`);
       socket.destroy();
     });

@@ -20,10 +20,15 @@ export class SocketTransport implements Transport {
   private started = false;
   private closed = false;
 
-  /** `observe` sees every incoming message before the MCP session does (the host reads clientInfo). */
+  /**
+   * `observe` sees every incoming message before the MCP session does (the host reads
+   * clientInfo). `pending`: bytes already read off the socket (after the host's preamble), read
+   * first; the socket may have been paused to read them and is resumed.
+   */
   constructor(
     private readonly socket: Socket,
     private readonly observe?: (message: JSONRPCMessage) => void,
+    private readonly pending?: Buffer,
   ) {}
 
   async start(): Promise<void> {
@@ -32,6 +37,8 @@ export class SocketTransport implements Transport {
     this.socket.on('data', this.onData);
     this.socket.on('error', this.onSocketError);
     this.socket.on('close', this.onSocketClose);
+    if (this.pending?.length) this.onData(this.pending);
+    this.socket.resume();
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

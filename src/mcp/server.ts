@@ -5,15 +5,18 @@
 import { PassThrough } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext, TandemEngine } from '../core/engineApi.js';
-import { annotationsFor, type ToolDefinition } from './defineTool.js';
+import { TOOL_PROFILES, type ToolProfile } from '../core/settings.js';
+import { annotationsFor, inProfile, type ToolDefinition } from './defineTool.js';
 import { registerArtifactResources } from './artifactResources.js';
 import { errorResult } from './errors.js';
 import { withInlineContent } from './inlineContent.js';
 import { LineSizeLimiter, oversizedError } from './messageSizeLimit.js';
 import { progressListener } from './progressNotifications.js';
-import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { serverInstructions } from './instructions.js';
+import { outsideProfileResult, ProfileGateTransport } from './profileGate.js';
 import { tools } from './tools/index.js';
 
 export const SERVER_NAME = 'tandem';
@@ -21,8 +24,10 @@ export const SERVER_NAME = 'tandem';
 export interface McpServerOptions {
   /** Reported in serverInfo; the launcher passes package.json's version. */
   version?: string;
-  /** `inline` for calls that do not send it (the host reads TANDEM_INLINE). */
+  /** `inline` for calls that do not send it; default: the engine's `inline` setting at each call. */
   inlineByDefault?: boolean;
+  /** The tool profile this session offers (default all); the launcher and the host pass the flag's, else the `tools` setting. */
+  profile?: ToolProfile;
   /** Session label for the feed; defaults to the client's own name from initialize. */
   clientId?: string;
 }
@@ -33,7 +38,7 @@ interface RequestExtra {
   sendNotification: (notification: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total: number; message: string } }) => Promise<void>;
 }
 
-function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinition, clientId: () => string, inlineByDefault: boolean): void {
+function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinition, clientId: () => string, inlineByDefault: boolean | undefined): void {
   // The SDK has already parsed `args` with tool.inputSchema, so they have its output type.
   const handler = async (args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> => {
     const context: CallContext = { clientId: clientId(), signal: extra.signal };
@@ -45,8 +50,11 @@ function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinit
     }
     try {
       const rendered = await tool.handle(engine, args, context);
-      const inline = typeof args.inline === 'boolean' ? args.inline : inlineByDefault;
-      return inline && 'inline' in tool.inputSchema.shape ? await withInlineContent(engine, rendered) : rendered;
+      if (!('inline' in tool.inputSchema.shape)) return rendered;
+      // The settings as they are now: a set_config (from any connection) applies to the next call.
+      const settings = (await engine.getConfig()).settings;
+      const inline = typeof args.inline === 'boolean' ? args.inline : (inlineByDefault ?? settings.inline.value === true);
+      return inline ? await withInlineContent(engine, rendered, { maxSide: settings.inline_image_max_side.value as number }) : rendered;
     } catch (error) {
       // Thrown = refused before anything ran (bad input, unknown pid, paused…): still an answer.
       return errorResult(error);
@@ -65,13 +73,42 @@ function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinit
   );
 }
 
+/** The MCP server of one session: it connects through a gate that answers calls of tools its profile leaves out. */
+class ProfiledMcpServer extends McpServer {
+  constructor(
+    info: ConstructorParameters<typeof McpServer>[0],
+    options: ConstructorParameters<typeof McpServer>[1],
+    private readonly refuse: (name: string) => CallToolResult | undefined,
+  ) {
+    super(info, options);
+  }
+
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(new ProfileGateTransport(transport, this.refuse));
+  }
+}
+
+/** The tools `profile` offers, in registry order. */
+export function toolsOf(profile: ToolProfile): ToolDefinition[] {
+  return tools.filter((tool) => inProfile(tool, profile));
+}
+
 export function createMcpServer(engine: TandemEngine, options: McpServerOptions = {}): McpServer {
-  const server = new McpServer(
+  const profile = options.profile ?? 'all';
+  const offered = toolsOf(profile);
+  const offeredNames = new Set(offered.map((tool) => tool.name));
+  const refuse = (name: string): CallToolResult | undefined => {
+    const tool = tools.find((candidate) => candidate.name === name);
+    if (!tool || offeredNames.has(name)) return undefined;
+    return outsideProfileResult(name, profile, TOOL_PROFILES.filter((p) => inProfile(tool, p)));
+  };
+  const server = new ProfiledMcpServer(
     { name: SERVER_NAME, title: 'Tandem', version: options.version ?? '0.0.0' },
-    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+    { instructions: serverInstructions(offeredNames), capabilities: { tools: {}, resources: {} } },
+    refuse,
   );
   const clientId = (): string => options.clientId ?? server.server.getClientVersion()?.name ?? 'mcp-client';
-  for (const tool of tools) registerTool(server, engine, tool, clientId, options.inlineByDefault ?? false);
+  for (const tool of offered) registerTool(server, engine, tool, clientId, options.inlineByDefault);
   registerArtifactResources(server, engine);
   return server;
 }

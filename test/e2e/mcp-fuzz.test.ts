@@ -180,7 +180,7 @@ describe('MCP fuzzing: every tool, hostile arguments', { timeout: 240_000 }, () 
      * Reads that succeed without a real target (no arguments, or an absent pid is just "no
      * windows") always get an unknown key: every generated call must be refused.
      */
-    const SUCCEED_WITHOUT_TARGET = new Set(['list_applications', 'list_windows', 'get_cursor_position', 'check_permissions', 'get_screen_size']);
+    const SUCCEED_WITHOUT_TARGET = new Set(['list_applications', 'list_windows', 'get_cursor_position', 'check_permissions', 'get_screen_size', 'get_config']);
     const neverValid = (tool: Tool, args: unknown): unknown => {
       if (!SUCCEED_WITHOUT_TARGET.has(tool.name) || typeof args !== 'object' || args === null || Array.isArray(args)) return args;
       return { ...args, [`fuzz-${Math.floor(random() * 100)}`]: hostile() };

@@ -24,6 +24,8 @@ export function headlessEnv(extra: Record<string, string> = {}): Record<string, 
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? os.tmpdir(),
     TANDEM_ARTIFACTS_DIR: mkdtempSync(path.join(os.tmpdir(), 'tandem-cli-test-')),
+    // Never the machine user's own settings file.
+    TANDEM_CONFIG_DIR: path.join(mkdtempSync(path.join(os.tmpdir(), 'tandem-cli-config-')), 'tandem'),
     ...extra,
   };
   return env;

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { TandemError } from '../../src/core/errors.js';
 import { createProgress } from '../../src/core/progress.js';
-import { createEngine, millisecondsFromEnv } from '../../src/launcher/engineFromEnv.js';
+import { createEngine } from '../../src/launcher/engineFromEnv.js';
+import { settingsFromEnv } from '../../src/core/settings.js';
 import { LazyDesktop } from '../../src/launcher/lazyDesktop.js';
 import { COUNTER, counterDesktop } from '../support/engineFixtures.js';
 
@@ -43,7 +44,7 @@ describe('launcher: lazy desktop and engine from the environment', () => {
   it('should build a working engine whose artifacts folder comes from the environment', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'tandem-engine-env-'));
     const artifacts = path.join(dir, 'artifacts');
-    const engine = await createEngine(counterDesktop(), { TANDEM_ARTIFACTS_DIR: artifacts, TANDEM_WATCHDOG_MS: '5000' });
+    const engine = await createEngine(counterDesktop(), { TANDEM_ARTIFACTS_DIR: artifacts, TANDEM_CONFIG_DIR: path.join(dir, 'config'), TANDEM_WATCHDOG_MS: '5000' });
     try {
       const result = await engine.refresh(COUNTER);
       assert.equal(result.status, 'ok');
@@ -54,11 +55,11 @@ describe('launcher: lazy desktop and engine from the environment', () => {
     }
   });
 
-  it('should read milliseconds from the environment and refuse nonsense with the variable named', () => {
-    assert.equal(millisecondsFromEnv({}, 'TANDEM_WATCHDOG_MS', 1000), undefined);
-    assert.equal(millisecondsFromEnv({ TANDEM_WATCHDOG_MS: '750' }, 'TANDEM_WATCHDOG_MS', 1000), 750);
-    for (const raw of ['0', '-5', '1.5', 'soon', '5000']) {
-      assert.throws(() => millisecondsFromEnv({ TANDEM_WATCHDOG_MS: raw }, 'TANDEM_WATCHDOG_MS', 1000), /TANDEM_WATCHDOG_MS=.* is not valid: set it to a whole number of milliseconds from 1 to 1000/);
+  it('should read milliseconds from the environment and refuse nonsense with the variable and its range named', () => {
+    assert.deepEqual(settingsFromEnv({}), {});
+    assert.deepEqual(settingsFromEnv({ TANDEM_WATCHDOG_MS: '7500' }), { watchdog_ms: 7500 });
+    for (const raw of ['0', '-5', '1.5', 'soon', '120000']) {
+      assert.throws(() => settingsFromEnv({ TANDEM_WATCHDOG_MS: raw }), /TANDEM_WATCHDOG_MS=.* is not valid: set it to a whole number from 1000 to 30000, or unset it/);
     }
   });
 });

@@ -5,7 +5,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer } from '../../src/mcp/server.js';
+import type { EngineOptions } from '../../src/core/engine.js';
+import { createMcpServer, type McpServerOptions } from '../../src/mcp/server.js';
 import { counterDesktop, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import type { ScriptedDesktop } from '../support/scriptedDesktop.js';
 
@@ -17,9 +18,10 @@ export interface McpFixture extends EngineFixture {
   close(): Promise<void>;
 }
 
-export async function mcpFixture(desktop: ScriptedDesktop = counterDesktop()): Promise<McpFixture> {
-  const fixture = await engineFixture(desktop);
-  const server = createMcpServer(fixture.engine, { version: '9.9.9-test' });
+/** `options.engine` / `options.server`: what a test changes of the engine (settings) or the server (profile). */
+export async function mcpFixture(desktop: ScriptedDesktop = counterDesktop(), options: { engine?: Partial<EngineOptions>; server?: McpServerOptions } = {}): Promise<McpFixture> {
+  const fixture = await engineFixture(desktop, options.engine);
+  const server = createMcpServer(fixture.engine, { version: '9.9.9-test', ...options.server });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const client = new Client({ name: 'mcp-test-client', version: '1.0.0' });

@@ -60,7 +60,7 @@ describe('mcp server: initialize and tools/list', () => {
     const { tools } = await fixture.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool.annotations ?? {}]));
     const readOnly = tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name);
-    assert.deepEqual(readOnly.sort(), ['check_permissions', 'get_cursor_position', 'get_screen_size', 'get_window_state', 'list_applications', 'list_windows', 'refresh_traversal', 'zoom']);
+    assert.deepEqual(readOnly.sort(), ['check_permissions', 'get_config', 'get_cursor_position', 'get_screen_size', 'get_window_state', 'list_applications', 'list_windows', 'refresh_traversal', 'zoom']);
     assert.equal(byName.get('click_and_traverse')?.destructiveHint, true);
     assert.equal(byName.get('click_and_traverse')?.idempotentHint, false);
     assert.equal(byName.get('open_application_and_traverse')?.destructiveHint, false);

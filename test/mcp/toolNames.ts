@@ -28,4 +28,6 @@ export const TOOL_NAMES = [
   'drag',
   'launch_app',
   'kill_app',
+  'get_config',
+  'set_config',
 ];

@@ -6,13 +6,17 @@
 import { createConnection, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ToolProfile } from '../../core/settings.js';
 import { ensurePrivateDirectory, socketPath } from '../socketPaths.js';
 import { planAppStart, runAppStart } from '../socketAppStart.js';
+import { PREAMBLE_VERSION, preambleLine, readFirstLine, readPreambleAnswer } from '../socketPreamble.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 const RETRY_EVERY_MS = 200;
 /** sysexits EX_UNAVAILABLE: the service is not there. */
 export const EXIT_HOST_UNREACHABLE = 69;
+/** sysexits EX_PROTOCOL: the host did not accept the connection preamble (--tools). */
+export const EXIT_PREAMBLE_REFUSED = 76;
 
 export interface RelayOptions {
   stdin: NodeJS.ReadableStream;
@@ -21,6 +25,8 @@ export interface RelayOptions {
   env: NodeJS.ProcessEnv;
   /** Absolute path of cli.js, for starting `tandem serve`. */
   cliPath?: string;
+  /** --tools: the profile to ask the host for (a preamble line); without it the host's `tools` setting applies. */
+  tools?: ToolProfile;
 }
 
 function connectOnce(path: string): Promise<Socket | null> {
@@ -79,6 +85,17 @@ export async function runMcpRelay(options: RelayOptions): Promise<number> {
       );
       return EXIT_HOST_UNREACHABLE;
     }
+  }
+  if (options.tools) {
+    socket.write(preambleLine({ version: PREAMBLE_VERSION, tools: options.tools }));
+    const first = await readFirstLine(socket);
+    const verdict = first.line === null ? { ok: false as const, message: 'the Tandem host closed the connection before confirming the tool profile.' } : readPreambleAnswer(first.line, options.tools);
+    if (!verdict.ok) {
+      options.stderr.write(`tandem: ${verdict.message}\n`);
+      socket.destroy();
+      return EXIT_PREAMBLE_REFUSED;
+    }
+    if (first.rest.length) options.stdout.write(first.rest);
   }
   return relay(options, socket);
 }

@@ -5,7 +5,7 @@
 import type { TandemEngine } from '../../core/engineApi.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { EXIT_FAILED, EXIT_OK, type Command } from '../command.js';
-import { createEngineFromEnv, inlineFromEnv } from '../engineFromEnv.js';
+import { createEngineFromEnv } from '../engineFromEnv.js';
 import { socketPath } from '../socketPaths.js';
 import { startSocketHost, type SocketHost } from '../socketHost.js';
 import { nativePeerCheck } from '../socketPeerCheck.js';
@@ -14,12 +14,11 @@ import { tandemVersion } from '../version.js';
 
 /** The host `tandem serve` and the Electron app run, over any engine (tests pass a scripted one). */
 export async function startServeHost(engine: TandemEngine, env: NodeJS.ProcessEnv = process.env): Promise<SocketHost> {
-  const inlineByDefault = inlineFromEnv(env);
   return startSocketHost({
     engine,
     socketPath: socketPath(env),
     checkPeer: await nativePeerCheck(),
-    createSession: (scoped, options) => createMcpServer(scoped, { ...options, version: tandemVersion(), inlineByDefault }),
+    createSession: (scoped, options) => createMcpServer(scoped, { ...options, version: tandemVersion() }),
   });
 }
 

@@ -8,6 +8,7 @@ import { STEPS_EXAMPLE, clickStep, clickTargetShape, followUpSteps, hasClickTarg
 
 export const clickAndTraverse = defineTool({
   name: 'click_and_traverse',
+  profiles: ['reference'],
   title: 'Click, then type and press keys',
   description:
     'Clicks in the app, then optionally types `text` and presses `pressKey` — all in ONE guarded call (the person\'s keyboard and mouse are held back meanwhile; Esc cancels). ' +

@@ -7,6 +7,7 @@ import { doubleClick } from './doubleClick.js';
 import { hotkey } from './hotkey.js';
 import { rightClick } from './rightClick.js';
 import { clickAndTraverse } from './clickAndTraverse.js';
+import { getConfig } from './getConfig.js';
 import { getCursorPosition } from './getCursorPosition.js';
 import { getScreenSize } from './getScreenSize.js';
 import { getWindowState } from './getWindowState.js';
@@ -17,6 +18,7 @@ import { pressAxAndTraverse } from './pressAxAndTraverse.js';
 import { pressKeyAndTraverse } from './pressKeyAndTraverse.js';
 import { refreshTraversal } from './refreshTraversal.js';
 import { scroll } from './scroll.js';
+import { setConfig } from './setConfig.js';
 import { scrollAndTraverse } from './scrollAndTraverse.js';
 import { setSelectedAndTraverse } from './setSelectedAndTraverse.js';
 import { setValueAndTraverse } from './setValueAndTraverse.js';
@@ -56,4 +58,6 @@ export const tools: readonly ToolDefinition[] = [
   drag,
   launchApp,
   killApp,
+  getConfig,
+  setConfig,
 ];

@@ -5,6 +5,7 @@ import { renderApplications } from '../render.js';
 
 export const listApplications = defineTool({
   name: 'list_applications',
+  profiles: ['reference', 'driver'],
   title: 'List running apps',
   description:
     'Lists the running apps that have windows, with their pids (read-only). Use it to find a pid, e.g. after an "unknown pid" error.',

@@ -5,6 +5,7 @@ import { renderCallResult } from '../render.js';
 
 export const openApplication = defineTool({
   name: 'open_application_and_traverse',
+  profiles: ['reference'],
   title: 'Open an app and read its window',
   description:
     'Starts an app, or brings it to the front if it is already running, then writes its accessibility tree to a file. ' +

@@ -7,6 +7,7 @@ import { elementTargetShape } from './elementTarget.js';
 
 export const pressAxAndTraverse = defineTool({
   name: 'press_ax_and_traverse',
+  profiles: ['reference'],
   title: 'Invoke an element action',
   description:
     "Performs an element's accessibility action (default \"press\") without moving the mouse: for buttons and menu items of apps that ignore synthetic clicks, " +

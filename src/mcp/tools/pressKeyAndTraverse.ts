@@ -7,6 +7,7 @@ import { pressStep, stepsFromInput, stepsParam } from '../stepInput.js';
 
 export const pressKeyAndTraverse = defineTool({
   name: 'press_key_and_traverse',
+  profiles: ['reference'],
   title: 'Press a key or shortcut',
   description:
     'Presses one key, optionally with modifiers, in the app (guarded; Esc by the person cancels). ' +

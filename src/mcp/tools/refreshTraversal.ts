@@ -5,6 +5,7 @@ import { renderCallResult } from '../render.js';
 
 export const refreshTraversal = defineTool({
   name: 'refresh_traversal',
+  profiles: ['reference'],
   title: "Read an app's window again",
   description:
     "Writes a fresh accessibility tree of the app to a file without touching anything (read-only: no input, the person keeps control). " +

@@ -6,6 +6,7 @@ import { scrollStep } from '../stepInput.js';
 
 export const scrollAndTraverse = defineTool({
   name: 'scroll_and_traverse',
+  profiles: ['reference'],
   title: 'Scroll',
   description:
     'Scrolls the wheel at a point of the app (over the list or document to scroll), then reports what came into view. ' +

@@ -7,6 +7,7 @@ import { elementTargetShape } from './elementTarget.js';
 
 export const setSelectedAndTraverse = defineTool({
   name: 'set_selected_and_traverse',
+  profiles: ['reference'],
   title: 'Select or deselect an item',
   description:
     'Selects (or deselects) a list row, tab, table cell or menu item through the accessibility API, without a click. ' +

@@ -8,6 +8,7 @@ import { elementTargetShape } from './elementTarget.js';
 
 export const setValueAndTraverse = defineTool({
   name: 'set_value_and_traverse',
+  profiles: ['reference'],
   title: "Set a field's value directly",
   description:
     'Replaces the whole value of a text field, slider or spin box through the accessibility API, without keystrokes (an empty value clears it). ' +

@@ -7,6 +7,7 @@ import { followUpSteps, stepsParam } from '../stepInput.js';
 
 export const typeAndTraverse = defineTool({
   name: 'type_and_traverse',
+  profiles: ['reference'],
   title: 'Type text, then press a key',
   description:
     'Types text at the keyboard focus of the app, then optionally presses `pressKey` — in ONE guarded call. ' +
