@@ -235,7 +235,7 @@ export class SettingsStore {
     }
     const wanted = parsed.data as SettingsChanges;
     if (!Object.values(wanted).some((value) => value !== undefined)) {
-      throw new TandemError('bad-input', `Send at least one setting to change (${SETTING_NAMES.join(', ')}); get_config shows them.`);
+      throw new TandemError('bad-input', `No setting to change was sent (settings: ${SETTING_NAMES.join(', ')}).`, { reason: 'no-settings', settings: [...SETTING_NAMES] });
     }
     const apply = (base: Partial<Settings>): Partial<Settings> => {
       const next: Record<string, unknown> = { ...base };
@@ -254,7 +254,7 @@ export class SettingsStore {
     const write = this.writing.then(async () => {
       this.refresh();
       if (this.state.error) {
-        throw new TandemError('bad-input', `${this.state.error} Fix or delete that file, then send set_config again (it is never overwritten while it holds something Tandem cannot read).`, { file });
+        throw new TandemError('bad-input', `${this.state.error} Tandem never overwrites it while it holds something Tandem cannot read.`, { reason: 'config-unreadable', file });
       }
       await writePrivateJson(file, apply(this.state.values), this.uid);
       this.state.stamp = 'stale';
@@ -328,8 +328,8 @@ export function readSettingsFile(file: string, uid?: number): { values: Partial<
 async function ensureConfigFolder(dir: string, uid: number | undefined): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const info = await lstat(dir);
-  if (!info.isDirectory()) throw new TandemError('permission', `${dir} is not a folder: remove it (or set TANDEM_CONFIG_DIR) so Tandem can keep its settings there.`, { dir });
-  if (uid !== undefined && info.uid !== uid) throw new TandemError('permission', `${dir} belongs to uid ${info.uid}, not to you: Tandem keeps its settings only in a folder of yours.`, { dir });
+  if (!info.isDirectory()) throw new TandemError('permission', `${dir} is not a folder, so Tandem cannot keep its settings there.`, { reason: 'config-dir', dir });
+  if (uid !== undefined && info.uid !== uid) throw new TandemError('permission', `${dir} belongs to uid ${info.uid}, not to you: Tandem keeps its settings only in a folder of yours.`, { reason: 'config-dir', dir });
   if ((info.mode & 0o777) !== 0o700) await chmod(dir, 0o700);
 }
 

@@ -66,6 +66,9 @@ const GUIDANCE_BY_REASON: Record<string, string> = {
   'not-found/no-accessible-window': "That window has no part in the app's accessibility tree (its title and place match none of the app's frames). Call get_window_state without window_id for the whole app.",
   'bad-input/protected-pid': 'kill_app never closes Tandem, the MCP client, the processes they run under or init: take the pid of the app to close from list_windows.',
   'unknown-app/no-window-app': 'kill_app only closes apps with a window on this desktop: take the pid from list_windows.',
+  'bad-input/no-settings': 'Send at least one setting in settings, e.g. {"settings":{"watchdog_ms":15000}}; get_config lists them with their ranges.',
+  'bad-input/config-unreadable': 'Ask the person to fix or delete that file, then send set_config again.',
+  'permission/config-dir': 'Ask the person to remove that path or set TANDEM_CONFIG_DIR to a private folder of theirs, then try again.',
   'cancelled/caller': 'The call was cancelled before it finished; call refresh_traversal to see the current state.',
 };
 

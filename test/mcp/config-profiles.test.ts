@@ -171,7 +171,7 @@ describe('get_config / set_config', () => {
     assert.match(line(got, 'config_file_error') ?? '', new RegExp(`^The config file ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON`));
     const set = await fixture.call('set_config', { settings: { inline: true } });
     assert.equal(set.isError, true);
-    assert.match(textOf(set), /Fix or delete that file/);
+    assert.match(textOf(set), /^hint: Ask the person to fix or delete that file/m);
     const refreshed = await fixture.call('refresh_traversal', { pid: COUNTER });
     assert.notEqual(refreshed.isError, true, textOf(refreshed));
   });
