@@ -50,6 +50,14 @@ function bad(message: string, details?: Record<string, unknown>): TandemError {
   return new TandemError('bad-input', message, details);
 }
 
+/**
+ * Programs that run whatever their arguments say (shells, interpreters, privilege and process
+ * wrappers): launch_app starts apps, it is not a way to run commands unguarded and unseen.
+ * A name check, so a speed bump rather than a sandbox (a copied or renamed shell passes): the
+ * person's own MCP client decides what the agent may run.
+ */
+const COMMAND_RUNNERS = /^(?:sh|bash|dash|zsh|ksh|mksh|csh|tcsh|fish|busybox|env|xargs|sudo|su|doas|pkexec|nohup|setsid|timeout|nice|ionice|chroot|python|perl|ruby|node|nodejs|php|lua|tclsh|wish|osascript|open|xdg-open|gio|x-terminal-emulator|xterm)(?:[\d.]*)$/;
+
 /** Core's own check of launch_app's arguments (the MCP schema checked them first; the CLI and the app may not). */
 export function checkLaunchRequest(args: LaunchArguments): LaunchRequest {
   const given = (['name', 'id', 'path'] as const).filter((key) => args[key] !== undefined);
@@ -60,6 +68,8 @@ export function checkLaunchRequest(args: LaunchArguments): LaunchRequest {
     throw bad(`${kind} must be a non-empty string of at most ${LIMITS.queryChars} characters.`);
   }
   if (kind === 'path' && !value.trim().startsWith('/')) throw bad('path must be absolute (start with /).', { path: value });
+  const program = value.trim().split('/').pop() ?? '';
+  if (kind !== 'id' && COMMAND_RUNNERS.test(program)) throw bad(`${program} runs commands rather than being an app.`, { reason: 'command-runner', program });
   const list = (field: 'args' | 'urls', max: number, chars: number): string[] => {
     const items = args[field] ?? [];
     if (!Array.isArray(items) || items.length > max) throw bad(`${field} takes at most ${max} strings.`);

@@ -254,6 +254,7 @@ export class Engine implements TandemEngine {
       () =>
         this.recorded(LAUNCH_TOOL, context, async (record) => {
           this.assertNotPaused();
+          await this.guard.refuseAfterLateEscape();
           const progress = createProgress({ signal: context.signal, timeoutMs: this.transactionOptions.watchdogMs, log: record.log, now: this.transactionOptions.now });
           record.start(undefined, { [request.kind]: request.value, args: request.args, urls: request.urls, background: request.background, new_instance: request.newInstance });
           try {
@@ -285,6 +286,12 @@ export class Engine implements TandemEngine {
       () =>
         this.recorded(KILL_TOOL, context, async (record) => {
           this.assertNotPaused();
+          await this.guard.refuseAfterLateEscape();
+          // Over a socket the client is another process tree: without its pid, nothing says which
+          // processes are the person's MCP client, so nothing is closed.
+          if (context.viaSocket && context.clientPid === undefined) {
+            throw new TandemError('unsupported', "The connected client's process could not be identified (the socket gave no peer pid), so kill_app cannot tell which processes to spare.", { reason: 'client-unknown' });
+          }
           const progress = createProgress({ signal: context.signal, timeoutMs: this.transactionOptions.watchdogMs, log: record.log, now: this.transactionOptions.now });
           // Refusals touch nothing: no events, no files.
           const protectedBy = await protectedPids(this.desktop, process.pid, context.clientPid);

@@ -21,6 +21,8 @@ export interface CallContext {
    * spawned), when known: it and its ancestors are never closed by kill_app.
    */
   clientPid?: number;
+  /** The call came over Tandem's socket (the client is not this process's parent). */
+  viaSocket?: boolean;
   /** Sees this call's own events (its steps, its input progress) as they happen: MCP progress notifications. */
   onEvent?: <K extends EngineEventName>(event: K, payload: EngineEventMap[K]) => void;
 }

@@ -273,6 +273,18 @@ export class GuardPolicy {
     return late;
   }
 
+  /**
+   * Waits out a grace period, then refuses the call about to run if the person pressed Esc in
+   * it: whatever the next call is (an action, a launch, a close), they said stop.
+   */
+  async refuseAfterLateEscape(): Promise<void> {
+    await this.idle();
+    const late = this.takeLateEscape();
+    if (late) {
+      throw new TandemError('cancelled', `Not run: the person pressed Esc just after the previous action had finished (${late.call}).`, { by: 'person', lateEscapeAfter: late.call });
+    }
+  }
+
   /** Ends a grace period now (the engine is closing). */
   async endLinger(): Promise<void> {
     await this.lingering?.release('done');

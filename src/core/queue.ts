@@ -37,7 +37,7 @@ export class ActionQueue {
         this.waiting--;
         // Our slot frees as soon as the previous call settles: nobody waits for a cancelled call.
         void previous.then(finished);
-        reject(new TandemError('cancelled', 'The call was cancelled while it waited for another desktop action to finish.'));
+        reject(new TandemError('cancelled', 'The call was cancelled while it waited for another desktop action to finish.', { by: 'caller' }));
       };
       if (signal?.aborted) {
         leave();

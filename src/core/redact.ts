@@ -50,7 +50,8 @@ export function predictDestinations(
       }
     }
     if (mover < 0) {
-      result.set(index, focused?.secure ? 'secure' : 'plain');
+      // No element shows the focus: the keys may well land in a password field.
+      result.set(index, focused ? (focused.secure ? 'secure' : 'plain') : 'unknown');
     } else if (steps[mover].kind === 'click') {
       const target = targetOf(steps[mover], mover);
       result.set(index, target ? (target.secure ? 'secure' : 'plain') : 'unknown');

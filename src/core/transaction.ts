@@ -329,15 +329,7 @@ class Transaction {
     }
     // A finished call's grace period may still hold the guard: wait for it, and if the person
     // pressed Esc in it, this action must not run.
-    await this.deps.guard.idle();
-    const late = this.deps.guard.takeLateEscape();
-    if (late) {
-      throw new TandemError(
-        'cancelled',
-        `Not run: the person pressed Esc just after the previous action had finished (${late.call}).`,
-        { by: 'person', lateEscapeAfter: late.call },
-      );
-    }
+    await this.deps.guard.refuseAfterLateEscape();
     this.record.app = this.appName;
     const args = { pid: this.request.pid, steps: this.steps.map((step, i) => redactStep(step, secureForEvents(this.destinations.get(i)))) };
     this.record.start(this.request.pid, args);
@@ -657,9 +649,14 @@ class Transaction {
   }
 
   /** Where a pointer step (a scroll, a drag's end) aims, on the screen, and the element there when known. */
-  private async pointerAt(target: ClickStep['target'], index: number): Promise<{ point: Point; element: ElementNode | null }> {
+  private async pointerAt(target: ClickStep['target'], index: number, mustShow = false): Promise<{ point: Point; element: ElementNode | null }> {
     if ('query' in target) {
       const element = await this.locate(target.query, index);
+      // A drag presses the button where the element is: pressed on a guessed place off screen, it
+      // would grab whatever is there instead (another row, another window).
+      if (mustShow && (!element.visible || !element.bounds)) {
+        throw new TandemError('unsupported', `${formatElementLabel(element)} is not on screen.`, { reason: 'not-on-screen', index: element.index });
+      }
       const bounds = element.bounds ?? estimateBounds(this.current.elements, element);
       if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen.`, { reason: 'no-position', index: element.index });
       return { point: centreOf(bounds), element };
@@ -751,8 +748,8 @@ class Transaction {
       }
       case 'drag': {
         // Both ends from the same tree, before anything moves: the drag itself changes the app.
-        const from = await this.pointerAt(step.from, index);
-        const to = await this.pointerAt(step.to, index);
+        const from = await this.pointerAt(step.from, index, true);
+        const to = await this.pointerAt(step.to, index, true);
         await this.desktop.drag(from.point, to.point, { button: step.button, modifiers: step.modifiers, durationMs: step.durationMs }, progress);
         this.clickPoint = to.point;
         this.treeIsStale = true;
@@ -844,7 +841,10 @@ class Transaction {
           this.textEntries.push({ step: index, method: 'insertion', element: candidateOf(target) });
           return `inserted ${shownText(step.text, secure)} into ${label}`;
         } catch (error) {
-          if (!isTandemError(error, 'unsupported')) throw error;
+          // Refused before anything went in (no such interface, or the value not taken: macOS
+          // maps that to bad-input): typing keys can still do it. Anything else is a real failure.
+          const refused = isTandemError(error, 'unsupported') || (isTandemError(error, 'bad-input') && error.details?.reason === 'value-rejected');
+          if (!refused) throw error;
           this.log(`${label} takes no text insertion: ${toTandemError(error).message}`);
         }
       }
@@ -856,7 +856,7 @@ class Transaction {
     let clicked = '';
     if (target && step.query && !target.focused) {
       const bounds = target.bounds ?? estimateBounds(this.current.elements, target);
-      if (!bounds) throw new TandemError('unsupported', `${label} has no position on screen to click before typing.`, { index: target.index });
+      if (!bounds) throw new TandemError('unsupported', `${label} has no position on screen to click before typing.`, { reason: 'no-position-to-type', index: target.index });
       const reached = await this.clickAt(target, centreOf(bounds), { button: 'left', count: 1, modifiers: [] });
       clicked = `${reached.note ? `${reached.note}, ` : ''}clicked ${label} at ${reached.point.x},${reached.point.y}, then `;
     }

@@ -29,7 +29,7 @@ export function requireWindow(windows: readonly WindowInfo[], pid: number, windo
   const window = windows.find((w) => w.windowId === windowId && w.pid === pid);
   if (window) return window;
   const own = frontmostFirst(windows.filter((w) => w.pid === pid));
-  throw new TandemError('not-found', `pid ${pid} has no window ${windowId}.`, { pid, windowId, windows: own.map((w) => ({ windowId: w.windowId, title: w.title })) });
+  throw new TandemError('not-found', `pid ${pid} has no window ${windowId}.`, { reason: 'no-window', pid, windowId, windows: own.map((w) => ({ windowId: w.windowId, title: w.title })) });
 }
 
 /** Intersection over union of two rectangles: 1 for the same one, 0 when apart. */

@@ -15,7 +15,7 @@ export interface ConnectionScope {
 
 function scoped(context: CallContext | undefined, scope: ConnectionScope): CallContext {
   const signal = context?.signal ? AbortSignal.any([context.signal, scope.signal]) : scope.signal;
-  return { ...context, clientId: scope.clientId(), signal, ...(scope.peerPid !== undefined ? { clientPid: scope.peerPid } : {}) };
+  return { ...context, clientId: scope.clientId(), signal, viaSocket: true, ...(scope.peerPid !== undefined ? { clientPid: scope.peerPid } : {}) };
 }
 
 export function connectionEngine(engine: TandemEngine, scope: ConnectionScope): TandemEngine {

@@ -114,7 +114,7 @@ export async function startSocketHost(options: SocketHostOptions): Promise<Socke
     let session: McpSession | undefined;
     socket.once('close', () => {
       sockets.delete(socket);
-      disconnected.abort(new TandemError('cancelled', 'The MCP client disconnected during the call.'));
+      disconnected.abort(new TandemError('cancelled', 'The MCP client disconnected during the call.', { by: 'caller' }));
       session?.close().catch((error: Error) => log(`connection ${number} close: ${error.message}`));
     });
 

@@ -13,11 +13,13 @@ import type { ToolProfile } from '../core/settings.js';
  *   do anything the app can, so it is destructive and not idempotent (click, type, set value…).
  * - action: changes which app is running or in front without touching any document (open):
  *   safe to repeat.
+ * - launch: starts a process (launch_app): touches no document, but a repeat may start another
+ *   instance (new_instance), so not idempotent.
  * - process: ends a process (kill_app): destructive — with force, unsaved work may be lost — and
  *   not idempotent (the second call finds nothing, or a new process under a reused pid).
  * - settings: changes Tandem's own settings (a private file), touches no app: safe to repeat.
  */
-export type ToolType = 'readOnly' | 'input' | 'action' | 'process' | 'settings';
+export type ToolType = 'readOnly' | 'input' | 'action' | 'launch' | 'process' | 'settings';
 
 /** A profile a tool can belong to; `all` offers every tool whatever it declares. */
 export type NamedProfile = Exclude<ToolProfile, 'all'>;
@@ -64,6 +66,8 @@ export function annotationsFor(type: ToolType): Required<Pick<ToolAnnotations, '
       return { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
     case 'action':
       return { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+    case 'launch':
+      return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
     case 'process':
       return { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
     case 'settings':

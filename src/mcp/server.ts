@@ -17,6 +17,7 @@ import { LineSizeLimiter, oversizedError } from './messageSizeLimit.js';
 import { progressListener } from './progressNotifications.js';
 import { serverInstructions } from './instructions.js';
 import { outsideProfileResult, ProfileGateTransport } from './profileGate.js';
+import { withOfferedHints } from './profileWords.js';
 import { tools } from './tools/index.js';
 
 export const SERVER_NAME = 'tandem';
@@ -38,9 +39,10 @@ interface RequestExtra {
   sendNotification: (notification: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total: number; message: string } }) => Promise<void>;
 }
 
-function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinition, clientId: () => string, inlineByDefault: boolean | undefined): void {
+function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinition, clientId: () => string, inlineByDefault: boolean | undefined, offered: ReadonlySet<string>): void {
   // The SDK has already parsed `args` with tool.inputSchema, so they have its output type.
-  const handler = async (args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> => {
+  const handler = async (args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> => withOfferedHints(await answer(args, extra), offered);
+  const answer = async (args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> => {
     const context: CallContext = { clientId: clientId(), signal: extra.signal };
     const progressToken = extra._meta?.progressToken;
     if (progressToken !== undefined) {
@@ -48,16 +50,23 @@ function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinit
         void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...notice } }).catch(() => {});
       });
     }
+    let rendered: CallToolResult;
     try {
-      const rendered = await tool.handle(engine, args, context);
-      if (!('inline' in tool.inputSchema.shape)) return rendered;
+      rendered = await tool.handle(engine, args, context);
+    } catch (error) {
+      // Thrown = refused before anything ran (bad input, unknown pid, paused…): still an answer.
+      return errorResult(error);
+    }
+    if (!('inline' in tool.inputSchema.shape)) return rendered;
+    try {
       // The settings as they are now: a set_config (from any connection) applies to the next call.
       const settings = (await engine.getConfig()).settings;
       const inline = typeof args.inline === 'boolean' ? args.inline : (inlineByDefault ?? settings.inline.value === true);
       return inline ? await withInlineContent(engine, rendered, { maxSide: settings.inline_image_max_side.value as number }) : rendered;
     } catch (error) {
-      // Thrown = refused before anything ran (bad input, unknown pid, paused…): still an answer.
-      return errorResult(error);
+      // The call ran: its answer stands, with the files it names, whatever went wrong inlining them.
+      console.error('[tandem] could not put the files in the answer:', error);
+      return rendered;
     }
   };
   server.registerTool(
@@ -108,7 +117,7 @@ export function createMcpServer(engine: TandemEngine, options: McpServerOptions 
     refuse,
   );
   const clientId = (): string => options.clientId ?? server.server.getClientVersion()?.name ?? 'mcp-client';
-  for (const tool of offered) registerTool(server, engine, tool, clientId, options.inlineByDefault);
+  for (const tool of offered) registerTool(server, engine, tool, clientId, options.inlineByDefault, offeredNames);
   registerArtifactResources(server, engine);
   return server;
 }

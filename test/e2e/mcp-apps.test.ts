@@ -4,7 +4,7 @@
 // Run on a fresh desktop (a cold start of mousepad, with the page cache dropped where the test
 // may) and again on another fresh desktop with both cores kept busy by another process.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,20 +13,10 @@ import { AtspiAccessibility } from '../../src/backends/linux/atspiAccessibility.
 import { createProgress } from '../../src/core/progress.js';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { CpuLoad } from '../support/cpuLoad.js';
+import { dropPageCache } from '../support/pageCache.js';
 import { FixtureApp, McpSession, activeWindowPid, eventually } from '../support/e2eHarness.js';
 
 const run = promisify(execFile);
-
-/** Drops the kernel's page cache (root only): the next program start reads its files from disk. */
-function dropPageCache(): boolean {
-  try {
-    execFileSync('sync');
-    writeFileSync('/proc/sys/vm/drop_caches', '3');
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Running as the kernel says: /proc/<pid>/stat exists and its state is not zombie. */
 function running(pid: number): boolean {

@@ -4,26 +4,14 @@
 // with no window is still named. The fixture's "Ask a question" button starts `zenity
 // --question`; "Start background job" starts `sleep`; SIGUSR1 blocks the fixture for 1.5 s.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { ensureDesktopPackages, startVirtualDesktop, type VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { CpuLoad } from '../support/cpuLoad.js';
+import { dropPageCache } from '../support/pageCache.js';
 import { FixtureApp, McpSession, activeWindowPid, findElement, type ToolResult } from '../support/e2eHarness.js';
 
 const RUNS_UNDER_LOAD = 5;
-
-/** Drops the kernel's page cache (root only): the next program start reads its files from disk. */
-function dropPageCache(): boolean {
-  try {
-    execFileSync('sync');
-    // Needs root and a writable /proc/sys (not every container has one).
-    writeFileSync('/proc/sys/vm/drop_caches', '3');
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('MCP handoff to a window another program opens', { timeout: 300_000 }, () => {
   let desktop: VirtualDesktop;

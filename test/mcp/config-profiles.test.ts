@@ -68,6 +68,22 @@ describe('tool profiles', () => {
     assert.notEqual(allowed.isError, true, textOf(allowed));
   });
 
+  it("should word every hint with the session's own tools: a driver session is sent to launch_app and get_window_state", async () => {
+    fixture = await mcpFixture(undefined, { server: { profile: 'driver' } });
+    const refused = textOf(await fixture.call('get_window_state', { pid: 4242 }));
+    assert.match(refused, /^hint: .*launch_app/m, refused);
+    const acted = await fixture.call('click', { pid: COUNTER, x: 5, y: 5 });
+    const hint = /^hint: (.*)$/m.exec(textOf(acted))?.[1] ?? '';
+    assert.match(hint, /get_window_state/);
+    assert.equal((acted.structuredContent as { hint?: string }).hint, hint, 'the structured hint says the same');
+    const names = tools.map((tool) => tool.name).filter((name) => name.includes('_'));
+    const offered = new Set(DRIVER);
+    for (const text of [refused, textOf(acted)]) {
+      const hints = text.split('\n').filter((line) => line.startsWith('hint: ')).join('\n');
+      assert.deepEqual(names.filter((name) => !offered.has(name) && new RegExp(`\\b${name}\\b`).test(hints)), [], hints);
+    }
+  });
+
   it('should declare every tool\'s profiles on the tool itself: new tools are driver tools', () => {
     for (const tool of tools) {
       const reference = REFERENCE.includes(tool.name);

@@ -7,7 +7,7 @@ import { checkLaunchRequest, killApp, protectedPids } from '../../src/core/appLi
 import { isTandemError } from '../../src/core/errors.js';
 import { createProgress } from '../../src/core/progress.js';
 import { DEFAULT_SETTLE } from '../../src/core/settle.js';
-import { FINDER, counterDesktop, counterTree, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
+import { FINDER, act, clickOn, counterDesktop, counterTree, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { modelText } from '../support/modelText.js';
 
 const EDITOR = 500;
@@ -29,6 +29,10 @@ describe('launch_app and kill_app (core policy)', () => {
       assert.throws(() => checkLaunchRequest(bad as never), (error) => isTandemError(error, 'bad-input'), JSON.stringify(bad).slice(0, 80));
     }
     assert.equal(checkLaunchRequest({ name: 'a', urls: ['https://example.org', '/tmp/a.txt'] }).urls.length, 2);
+    for (const runner of [{ path: '/bin/sh', args: ['-c', 'touch x'] }, { name: 'bash' }, { path: '/usr/bin/python3.11' }, { name: 'env' }, { path: '/usr/bin/xdg-open', urls: ['/tmp/a'] }]) {
+      assert.throws(() => checkLaunchRequest(runner as never), (error) => isTandemError(error, 'bad-input') && error.details?.reason === 'command-runner', JSON.stringify(runner));
+    }
+    assert.equal(checkLaunchRequest({ path: '/usr/bin/mousepad' }).value, '/usr/bin/mousepad', 'an app by its path is fine');
   });
 
   it('should protect pid 1, Tandem, every process above it and the connected client with its ancestors', async () => {
@@ -47,6 +51,23 @@ describe('launch_app and kill_app (core policy)', () => {
     await assert.rejects(engine.killApp(EDITOR, false, { clientPid: EDITOR }), (e) => isTandemError(e, 'bad-input'));
     assert.equal(desktop.signals.length, 0, "no signal");
     assert.equal(events.filter((e) => e.event === 'call-started').length, 0);
+  });
+
+  it('should close nothing over a socket whose client process is unknown (no peer pid to spare)', async () => {
+    fixture = await engineFixture(counterDesktop({ apps: [editor('exit')] }));
+    await assert.rejects(fixture.engine.killApp(EDITOR, true, { viaSocket: true }), (e) => isTandemError(e, 'unsupported') && e.details?.reason === 'client-unknown');
+    assert.equal(fixture.desktop.signals.length, 0, 'no signal');
+    assert.equal((await fixture.desktop.processState(EDITOR)).running, true);
+  });
+
+  it('should not launch or close anything after the person pressed Esc in the last action\'s grace period', async () => {
+    fixture = await engineFixture(counterDesktop({ apps: [editor('exit')] }), { graceMs: 5_000 });
+    const { engine, desktop } = fixture;
+    assert.equal((await engine.act(act(EDITOR, clickOn({ role: 'Text' })))).status, 'ok');
+    assert.equal(desktop.human.pressEscape(), true, 'the guard saw the Esc');
+    await assert.rejects(engine.killApp(EDITOR, true), (e) => isTandemError(e, 'cancelled') && e.details?.by === 'person');
+    assert.equal(desktop.signals.length, 0, 'no signal after the Esc');
+    assert.equal((await desktop.processState(EDITOR)).running, true);
   });
 
   it('should close an app with nothing unsaved politely, without any signal', async () => {

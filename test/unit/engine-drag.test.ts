@@ -59,6 +59,17 @@ describe('engine: drag', () => {
     assert.equal(desktop.frontmostPid, FINDER);
   });
 
+  it('should press nothing when a drag end is an element that is not on screen', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    addSlider(desktop);
+    desktop.find(COUNTER, 'Volume').visible = false;
+    const result = await engine.act(act(COUNTER, drag({ query: { text: 'Volume', role: 'Slider' } }, { windowPoint: { x: 160, y: 210 } })));
+    assert.equal(result.error?.code, 'unsupported');
+    assert.equal(result.error?.reason, 'not-on-screen');
+    assert.ok(!desktop.actions().some((action) => action.startsWith('drag')), desktop.actions().join('\n'));
+  });
+
   it('should drag between two elements named by element_index from the tree the model was given', async () => {
     fixture = await engineFixture();
     const { engine, desktop } = fixture;

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NAMED_KEYS, normalizeKey, normalizeModifiers } from '../../src/core/keys.js';
 import { HELD_MODIFIER_MASK, keyStrokeFor, modifierFlags, requireKeyStroke } from '../../src/backends/macos/macKeys.js';
+import { modelText } from '../support/modelText.js';
 
 test('should map every canonical named key to a macOS virtual keycode', () => {
   for (const key of NAMED_KEYS) {
@@ -46,7 +47,7 @@ test('should resolve aliases through core normalisation to the same keycode', ()
 
 test('should refuse a key the US layout cannot press, telling the model to type it', () => {
   assert.equal(keyStrokeFor('é'), null);
-  assert.throws(() => requireKeyStroke('é'), (error: Error & { code?: string }) => error.code === 'bad-input' && /Type it as text/.test(error.message));
+  assert.throws(() => requireKeyStroke('é'), (error: Error & { code?: string }) => error.code === 'bad-input' && /Type it as text/.test(modelText(error)));
 });
 
 test('should build 64-bit modifier masks as BigInt', () => {

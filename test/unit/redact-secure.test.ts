@@ -36,6 +36,15 @@ describe('redaction of text typed into a secure field', () => {
     assert.equal((started.args.steps as Array<{ text?: string }>)[1].text, `[secure text]`);
   });
 
+  it('should show nothing of text typed when no element shows the focus: it may be going into a password field', async () => {
+    fixture = await engineFixture();
+    assert.equal(fixture.desktop.app(COUNTER).focusedNode(), undefined, 'nothing has the focus in this app');
+    const result = await fixture.engine.act(act(COUNTER, typeText(PASSWORD)));
+    assert.equal(result.status, 'ok');
+    assert.equal(result.stepsDone[0], 'typed [secure text]');
+    assert.ok(!(await everythingShown(fixture, result)).includes('hunter2'), 'the text appears nowhere');
+  });
+
   it('should paint the password field over in the screenshot, leaving the rest of the window as it was', async () => {
     fixture = await engineFixture();
     const result = await fixture.engine.act(act(COUNTER, clickOn({ role: 'PasswordText' }), typeText(PASSWORD)));

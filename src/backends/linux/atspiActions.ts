@@ -71,18 +71,18 @@ export class AtspiActions {
         progress,
         `set the text of ${describe(element)}`,
       );
-      if (ok === false) throw new TandemError('unsupported', `${describe(element)} refused the new text (it may be read-only): click it and type instead.`);
+      if (ok === false) throw new TandemError('unsupported', `${describe(element)} refused the new text (it may be read-only).`, { reason: 'value-refused' });
       return;
     }
     if (handle.interfaces.includes(IFACE.value)) {
       const number = Number(value.trim());
       if (value.trim() === '' || !Number.isFinite(number)) {
-        throw new TandemError('bad-input', `${describe(element)} takes a number; send the value as digits, e.g. "42" or "0.5".`);
+        throw new TandemError('bad-input', `${describe(element)} takes a number, and the value is not one.`, { reason: 'number-expected' });
       }
       await this.bus.setProperty(handle.busName, handle.path, IFACE.value, 'CurrentValue', 'd', number, progress, `set the value of ${describe(element)}`);
       return;
     }
-    throw new TandemError('unsupported', `${describe(element)} has no editable text or value: click it and type instead.`);
+    throw new TandemError('unsupported', `${describe(element)} has no editable text or value.`, { reason: 'value-refused' });
   }
 
   /**
@@ -140,7 +140,7 @@ export class AtspiActions {
         progress,
         `${selected ? 'select' : 'deselect'} ${describe(element)}`,
       );
-      if (ok === false) throw new TandemError('unsupported', `The list refused to ${selected ? 'select' : 'deselect'} ${describe(element)}: click it instead.`);
+      if (ok === false) throw new TandemError('unsupported', `The list refused to ${selected ? 'select' : 'deselect'} ${describe(element)}.`, { reason: 'selection-refused' });
       return;
     }
     if (isCheckableRole(handle.role) || hasState(handle.states, STATE.checkable)) {
@@ -153,17 +153,17 @@ export class AtspiActions {
       const isOn = hasState(words, STATE.checked) || hasState(words, STATE.pressed);
       if (isOn === selected) return;
       if (!selected && /radio/.test(roleName(handle.role))) {
-        throw new TandemError('unsupported', `A radio button is turned off by selecting another one of its group: select that one instead.`);
+        throw new TandemError('unsupported', `A radio button is turned off only by selecting another one of its group.`, { reason: 'radio-off' });
       }
       await this.doNamedAction(handle, 'toggle', describe(element), progress);
       return;
     }
-    throw new TandemError('unsupported', `${describe(element)} cannot be selected: it is neither in a selectable list nor a check box. Click it instead.`);
+    throw new TandemError('unsupported', `${describe(element)} cannot be selected: it is neither in a selectable list nor a check box.`, { reason: 'selection-refused' });
   }
 
   private async doNamedAction(handle: AtspiHandle, requested: string, label: string, progress: Progress): Promise<void> {
     if (!handle.interfaces.includes(IFACE.action)) {
-      throw new TandemError('unsupported', `${label} offers no accessibility actions: click it instead.`);
+      throw new TandemError('unsupported', `${label} offers no accessibility actions.`, { reason: 'element-action' });
     }
     const names = await this.actionNames(handle, progress);
     const index = resolveActionIndex(requested, names);

@@ -45,7 +45,7 @@ export class X11Capture {
   async window(windowId: number, progress: Progress): Promise<Screenshot> {
     throwIfAborted(progress);
     if (!this.composite) {
-      throw new TandemError('unsupported', 'The X server has no Composite extension, so a window cannot be captured on its own: capture the screen instead.');
+      throw new TandemError('unsupported', 'The X server has no Composite extension, so a window cannot be captured on its own.', { reason: 'no-composite' });
     }
     this.redirectOnce(this.composite);
     const sinceRedirect = Date.now() - this.redirectedAt;
@@ -57,7 +57,7 @@ export class X11Capture {
       frame = await this.windows.frameOf(windowId);
       [geometry, origin] = await Promise.all([this.windows.geometry(frame), this.windows.rootPosition(frame)]);
     } catch {
-      throw new TandemError('not-found', `Window ${windowId} does not exist any more: list the windows again.`);
+      throw new TandemError('not-found', `Window ${windowId} does not exist any more.`, { reason: 'no-window' });
     }
     const pixmap = this.connection.client.AllocID();
     try {
@@ -68,7 +68,7 @@ export class X11Capture {
       return { raw: { data: image, width: geometry.width, height: geometry.height, order: 'bgrx' }, bounds, scale: 1 };
     } catch (error) {
       if (error instanceof TandemError) throw error;
-      throw new TandemError('unsupported', `Window ${windowId} cannot be captured (it is probably minimized or not mapped): activate it first. ${(error as Error).message}`);
+      throw new TandemError('unsupported', `Window ${windowId} cannot be captured (it is probably minimized or not mapped): ${(error as Error).message}`, { reason: 'window-off-screen' });
     } finally {
       this.connection.client.FreePixmap(pixmap);
     }

@@ -88,7 +88,7 @@ export class AxActions {
         this.insertText(element, value);
         return;
       }
-      throw new TandemError('unsupported', `${describe(element)} does not accept a value through accessibility. Click it and type the text instead.`);
+      throw new TandemError('unsupported', `${describe(element)} does not accept a value through accessibility.`, { reason: 'value-refused' });
     } finally {
       scope.close();
     }

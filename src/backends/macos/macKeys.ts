@@ -78,7 +78,7 @@ export function keyStrokeFor(key: string): MacKeyStroke | null {
 export function requireKeyStroke(key: string): MacKeyStroke {
   const stroke = keyStrokeFor(key);
   if (!stroke) {
-    throw new TandemError('bad-input', `The key "${key}" has no key on a US keyboard to press with modifiers. Type it as text instead, or send a named key (return, tab, escape, arrows, f1–f12…) or a US-keyboard character.`);
+    throw new TandemError('bad-input', `The key "${key}" has no key on a US keyboard to press with modifiers.`, { reason: 'key-not-on-keyboard' });
   }
   return stroke;
 }

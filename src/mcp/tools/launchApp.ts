@@ -17,7 +17,7 @@ export const launchApp = defineTool({
     'Starts an app with arguments and answers with its pid and windows (window_id, title, bounds) once a window is on screen and readable. ' +
     'Send exactly one of name, id or path. If the app already runs, nothing is started and its pid is returned (started: already-running) unless new_instance is true. ' +
     'args and urls go to the program as separate words, never through a shell. background: true leaves the person\'s front window in front.',
-  type: 'action',
+  type: 'launch',
   inputSchema: toolInput({
     name: nonEmptyText('name').optional().describe('App name ("Mousepad", "zenity", "TextEdit"): a .desktop/app name or a program on PATH.'),
     id: nonEmptyText('id').optional().describe('Bundle id ("com.apple.TextEdit") or .desktop id ("org.xfce.mousepad").'),
