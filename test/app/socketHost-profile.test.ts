@@ -22,7 +22,7 @@ import { SocketTransport } from '../../src/launcher/socketTransport.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { COUNTER, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { TOOL_NAMES } from '../mcp/toolNames.js';
-import { launcherArgs } from './support/launcher.js';
+import { launcherArgs, relayEnv } from './support/launcher.js';
 
 const REFERENCE = [...TOOL_NAMES.slice(0, 10), 'get_config', 'set_config'];
 
@@ -34,13 +34,7 @@ describe('socket host: the tool profile handshake', () => {
   let oldHost: Server | undefined;
   const clients: Client[] = [];
 
-  const env = (extra: Record<string, string> = {}): Record<string, string> => ({
-    ...(process.env as Record<string, string>),
-    TANDEM_SOCKET_DIR: socketDir,
-    TANDEM_APP_COMMAND: 'true',
-    TANDEM_CONNECT_TIMEOUT_MS: '3000',
-    ...extra,
-  });
+  const env = (extra: Record<string, string> = {}): Record<string, string> => relayEnv(socketDir, extra);
 
   async function connect(...flags: string[]): Promise<Client> {
     const transport = new StdioClientTransport({ command: process.execPath, args: launcherArgs('mcp', ...flags), env: env(), stderr: 'inherit' });

@@ -17,7 +17,7 @@ import type { CallFinishedEvent } from '../../src/core/engineApi.js';
 import { startServeHost } from '../../src/launcher/commands/serve.js';
 import type { SocketHost } from '../../src/launcher/socketHost.js';
 import { COUNTER, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
-import { launcherArgs } from './support/launcher.js';
+import { launcherArgs, relayEnv } from './support/launcher.js';
 
 interface Connected {
   client: Client;
@@ -36,14 +36,7 @@ describe('socket host and launcher relay', () => {
   let host: SocketHost | undefined;
   const clients: Connected[] = [];
 
-  const env = (extra: Record<string, string> = {}): Record<string, string> => ({
-    ...(process.env as Record<string, string>),
-    TANDEM_SOCKET_DIR: socketDir,
-    // Never start anything by accident: the host is this process.
-    TANDEM_APP_COMMAND: 'true',
-    TANDEM_CONNECT_TIMEOUT_MS: '3000',
-    ...extra,
-  });
+  const env = (extra: Record<string, string> = {}): Record<string, string> => relayEnv(socketDir, extra);
 
   async function connect(name: string): Promise<Connected> {
     const transport = new StdioClientTransport({ command: process.execPath, args: launcherArgs('mcp'), env: env(), stderr: 'inherit' });
