@@ -1,5 +1,5 @@
 // Who is at the other end of a connected Unix socket: Linux SO_PEERCRED through getsockopt(2),
-// macOS getpeereid(3), both through koffi. The kernel fills these in at connect() time, so the
+// macOS getpeereid(3) and getsockopt(2) LOCAL_PEERPID (<sys/un.h>), all through koffi. The kernel fills these in at connect() time, so the
 // answer cannot be forged by the peer. Returns null where it cannot tell (other platforms, no
 // fd): the caller then relies on the 0700 socket folder alone.
 
@@ -8,7 +8,7 @@ import koffi from 'koffi';
 export interface PeerCredentials {
   uid: number;
   gid: number;
-  /** Linux only. */
+  /** The peer's pid where the kernel tells it (Linux; macOS 10.8+ through LOCAL_PEERPID). */
   pid?: number;
 }
 
@@ -33,14 +33,23 @@ function linuxReader(): Reader {
   };
 }
 
+// <sys/un.h> on macOS: socket options of the local (Unix) domain.
+const SOL_LOCAL = 0;
+const LOCAL_PEERPID = 0x002;
+
 function macReader(): Reader {
   const system = koffi.load('/usr/lib/libSystem.B.dylib');
   const getpeereid = system.func('int getpeereid(int socket, _Out_ uint32_t *euid, _Out_ uint32_t *egid)');
+  const getsockopt = system.func('int getsockopt(int socket, int level, int option_name, _Out_ int32_t *option_value, _Inout_ uint32_t *option_len)');
   return (fd) => {
     const uid = [0];
     const gid = [0];
     if (getpeereid(fd, uid, gid) !== 0) return null;
-    return { uid: uid[0], gid: gid[0] };
+    // The pid lets kill_app spare the client's process tree; without it kill_app refuses.
+    const pid = [0];
+    const length = [4];
+    const known = getsockopt(fd, SOL_LOCAL, LOCAL_PEERPID, pid, length) === 0 && pid[0] > 0;
+    return known ? { uid: uid[0], gid: gid[0], pid: pid[0] } : { uid: uid[0], gid: gid[0] };
   };
 }
 
