@@ -17,7 +17,7 @@ import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
 import { secureAreas } from './redact.js';
 import type { CallResult } from './result.js';
-import { explainUnreadable, readabilityCheck, readWithContent } from './readability.js';
+import { explainMissingApp, explainUnreadable, readabilityCheck, readWithContent } from './readability.js';
 import { DEFAULT_SETTLE, settle, type SettleOptions } from './settle.js';
 import { runTransaction, type TransactionOptions } from './transaction.js';
 import { formatTree } from './treeFormat.js';
@@ -329,14 +329,7 @@ export class Engine implements TandemEngine {
   private async requireApp(pid: number, progress: Progress): Promise<RunningApp> {
     const app = await this.desktop.appForPid(pid, progress);
     if (app) return app;
-    const unreadable = await explainUnreadable(this.desktop, pid, null, progress);
-    if (unreadable) throw unreadable;
-    const apps = await this.desktop.listApps(progress).catch(() => []);
-    throw new TandemError(
-      'unknown-app',
-      `No running app has pid ${pid}. Running apps:\n${apps.map((a) => `${a.pid} ${a.name}`).join('\n') || '(none found)'}`,
-      { apps },
-    );
+    throw await explainMissingApp(this.desktop, pid, progress);
   }
 
   async listApps(context: CallContext = {}): Promise<RunningApp[]> {
@@ -594,20 +587,12 @@ export class Engine implements TandemEngine {
   private treeResult(tool: string, target: { pid: number; app: string; verb: string }, snapshot: TreeSnapshot): Omit<CallResult, 'durationMs'> {
     const visible = snapshot.elements.filter((el) => el.visible).length;
     return {
-      status: 'ok',
-      tool,
-      pid: target.pid,
+      ...this.emptyResult(tool, target.pid),
       app: target.app,
       elementCount: snapshot.elements.length,
       visibleElements: visible,
       summary: `${target.app} ${target.verb}: ${snapshot.elements.length} elements, ${visible} visible`,
-      textChanges: [],
-      stepsDone: [],
-      stepsTotal: 0,
-      humanInputBlocked: 0,
-      watchdogFired: false,
       ...(snapshot.truncated ? { truncated: { pid: target.pid, ...snapshot.truncated } } : {}),
-      restore: { cursor: true, frontmost: 'not-needed' },
     };
   }
 

@@ -49,6 +49,17 @@ export function notAccessibleError(facts: UnreadableApp): TandemError {
   return new TandemError('not-accessible', `pid ${facts.pid} shows ${facts.windows.length} window(s) but ${where}.`, { ...facts });
 }
 
+/**
+ * Why no app answers for pid: it shows windows with nothing readable (not-accessible), or no
+ * such app runs (unknown-app, with the running apps as facts).
+ */
+export async function explainMissingApp(desktop: Desktop, pid: number, progress: Progress): Promise<TandemError> {
+  const unreadable = await explainUnreadable(desktop, pid, null, progress);
+  if (unreadable) return unreadable;
+  const apps = await desktop.listApps(progress).catch(() => []);
+  return new TandemError('unknown-app', `No running app has pid ${pid}. Running apps:\n${apps.map((app) => `${app.pid} ${app.name}`).join('\n') || '(none found)'}`, { apps });
+}
+
 /** Titles of pid's windows on screen; [] when it has none or the platform cannot tell. */
 export async function windowTitles(desktop: Desktop, pid: number, progress: Progress): Promise<string[]> {
   const windows = await desktop.windows(pid, progress).catch(() => []);

@@ -27,7 +27,7 @@ import { chooseWindow } from './windowChoice.js';
 import { screenPointOf, type ZoomView } from './zoom.js';
 import { createProgress, sleep, throwIfAborted, type Progress } from './progress.js';
 import { chooseElement, elementAtPoint, findElement, type ElementPurpose } from './query.js';
-import { explainUnreadable } from './readability.js';
+import { explainMissingApp, explainUnreadable } from './readability.js';
 import { areasCovered, describeStep, movesFocus, predictDestinations, redactStep, secureAreas, secureForEvents, shownText, type Destination } from './redact.js';
 import type { AppSwitch, CallResult, CallStatus, ChoiceCandidate, ElementChoice, KeysReason, TextEntry } from './result.js';
 import { settle, waitForLaunches, type LaunchOutcome, type SettleOptions } from './settle.js';
@@ -218,16 +218,6 @@ function hasIndex(query: ElementQuery | undefined): query is ElementQuery & { in
   return query?.index !== undefined;
 }
 
-async function unknownAppError(desktop: Desktop, pid: number, progress: Progress): Promise<TandemError> {
-  const apps = await desktop.listApps(progress).catch(() => []);
-  const lines = apps.map((app) => `${app.pid} ${app.name}`).join('\n');
-  return new TandemError(
-    'unknown-app',
-    `No running app has pid ${pid}. Running apps:\n${lines || '(none found)'}`,
-    { apps },
-  );
-}
-
 /** Races cleanup work against a timer, so a wedged backend cannot hold the result back. */
 function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -350,7 +340,7 @@ class Transaction {
     }
     const readProgress = createProgress({ signal: this.call.signal, timeoutMs: this.options.watchdogMs, log: this.log });
     const app = await this.desktop.appForPid(pid, readProgress);
-    if (!app) throw (await explainUnreadable(this.desktop, pid, null, readProgress)) ?? (await unknownAppError(this.desktop, pid, readProgress));
+    if (!app) throw await explainMissingApp(this.desktop, pid, readProgress);
     this.appName = app.name;
     const [frontmost, cursor, snapshot] = await Promise.all([
       this.desktop.frontmost(readProgress),

@@ -4,7 +4,7 @@
 // The server never dies on input.
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { toTandemError, type ErrorCode } from '../core/errors.js';
+import { errorFacts, toTandemError, type ErrorCode } from '../core/errors.js';
 import { quoteText } from '../core/treeFormat.js';
 import { notAccessibleHint, notAccessibleMessage, unreadableFrom } from './notAccessible.js';
 
@@ -87,12 +87,6 @@ export function guidanceFor(code: string, reason?: string): string {
   return (reason && GUIDANCE_BY_REASON[`${code}/${reason}`]) || GUIDANCE[code as ErrorCode] || GUIDANCE.internal;
 }
 
-/** The case key of a thrown error's details (`reason`, or who cancelled). */
-function reasonOf(details: Record<string, unknown> | undefined): string | undefined {
-  const reason = details?.reason ?? details?.by;
-  return typeof reason === 'string' ? reason : undefined;
-}
-
 /** A not-found window's details: the windows the pid has, to pick from. */
 function windowLines(details: Record<string, unknown> | undefined, message: string): string[] {
   const windows = details?.windows;
@@ -146,7 +140,7 @@ export function errorResult(error: unknown): CallToolResult {
   const lines = [
     `status: ${status}`,
     ...errorLines(tandemError.code, tandemError.message, tandemError.details),
-    `hint: ${guidanceFor(tandemError.code, reasonOf(tandemError.details))}`,
+    `hint: ${guidanceFor(tandemError.code, errorFacts(tandemError).reason)}`,
   ];
   return { isError: true, content: [{ type: 'text', text: lines.join('\n') }] };
 }
