@@ -1,5 +1,5 @@
 // Where the person's settings file lives: one per user, beside the other per-user folders
-// Tandem picks (socketPaths.ts). TANDEM_CONFIG_DIR overrides it (tests, several setups side by
+// Tandem picks (socket/paths.ts). TANDEM_CONFIG_DIR overrides it (tests, several setups side by
 // side). Linux follows the XDG base directories: $XDG_CONFIG_HOME/tandem when that is set to an
 // absolute path (the spec says to ignore a relative one), else ~/.config/tandem, home taken from
 // the user database like the socket's. macOS: ~/Library/Application Support/Tandem, the app's

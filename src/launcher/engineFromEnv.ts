@@ -20,7 +20,7 @@ import { Engine } from '../core/engine.js';
 import type { TandemEngine } from '../core/engineApi.js';
 import { TandemError } from '../core/errors.js';
 import { LazyDesktop } from './lazyDesktop.js';
-import { attachServerOverlay } from '../core/serverOverlay.js';
+import { attachServerOverlay } from '../core/overlayVisibility.js';
 import { SettingsStore } from '../core/settings.js';
 import { configFile } from './configPaths.js';
 

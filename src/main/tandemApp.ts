@@ -27,7 +27,7 @@ export interface TandemAppDeps {
    * for on Linux, where the renderer's overlay is not used; never with the renderer's (one overlay).
    */
   createEngine(options: { serverOverlay: boolean }): Promise<TandemEngine>;
-  /** Starts the MCP socket host over the engine (src/launcher/socketHost.ts). */
+  /** Starts the MCP socket host over the engine (src/launcher/socket/host.ts). */
   startHost(engine: TandemEngine): Promise<{ path: string; close(): Promise<void> }>;
   paths: { preload: string; html: string; trayIcon: string };
   launcher: LauncherInvocation;

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BUNDLE_ID, planAppStart } from '../../src/launcher/socketAppStart.js';
+import { BUNDLE_ID, planAppStart } from '../../src/launcher/socket/appStart.js';
 
 const base = { execPath: '/usr/bin/node', cliPath: '/src/dist/src/launcher/cli.js' };
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { socketPath } from '../../src/launcher/socketPaths.js';
+import { socketPath } from '../../src/launcher/socket/paths.js';
 import { launcherArgs } from './support/launcher.js';
 
 /** pids of running `tandem serve` processes (their command line names cli and serve). */

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { peerCredentials } from '../../native/common/peerCredentials.js';
-import { startSocketHost } from '../../src/launcher/socketHost.js';
-import { peerVerdict, socketFd } from '../../src/launcher/socketPeerCheck.js';
+import { startSocketHost } from '../../src/launcher/socket/host.js';
+import { peerVerdict, socketFd } from '../../src/launcher/socket/peerCheck.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { COUNTER, engineFixture } from '../support/engineFixtures.js';
-import { connectionEngine } from '../../src/launcher/socketConnectionEngine.js';
+import { connectionEngine } from '../../src/launcher/socket/connectionEngine.js';
 import { isTandemError } from '../../src/core/errors.js';
 
 describe('socket peer check', () => {

@@ -16,9 +16,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SettingsStore } from '../../src/core/settings.js';
 import { startServeHost } from '../../src/launcher/commands/serve.js';
-import type { SocketHost } from '../../src/launcher/socketHost.js';
-import { readFirstLine } from '../../src/launcher/socketPreamble.js';
-import { SocketTransport } from '../../src/launcher/socketTransport.js';
+import type { SocketHost } from '../../src/launcher/socket/host.js';
+import { readFirstLine } from '../../src/launcher/socket/preamble.js';
+import { SocketTransport } from '../../src/launcher/socket/transport.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { COUNTER, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { TOOL_NAMES } from '../mcp/toolNames.js';

@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallFinishedEvent } from '../../src/core/engineApi.js';
 import { startServeHost } from '../../src/launcher/commands/serve.js';
-import type { SocketHost } from '../../src/launcher/socketHost.js';
+import type { SocketHost } from '../../src/launcher/socket/host.js';
 import { COUNTER, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { launcherArgs, relayEnv } from './support/launcher.js';
 

@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ensurePrivateDirectory, socketDirectory, socketPath } from '../../src/launcher/socketPaths.js';
+import { ensurePrivateDirectory, socketDirectory, socketPath } from '../../src/launcher/socket/paths.js';
 
 describe('socket location', () => {
   it('should derive the folder from the user, the same whatever TMPDIR or XDG_RUNTIME_DIR say, and TANDEM_SOCKET_DIR when set', () => {

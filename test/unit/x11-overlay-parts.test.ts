@@ -11,8 +11,8 @@ import { parseMonitors, rrGetMonitorsRequest, rrSetMonitorRequest } from '../../
 import { SHAPE_KIND, shapeRectanglesRequest } from '../../native/linux/shapeRequests.js';
 import type { X11Connection } from '../../native/linux/x11Connection.js';
 import { animationsEnabled, enableAnimationsFromIni, settingsIniFiles } from '../../src/backends/linux/gtkAnimations.js';
-import { LABEL_COLOURS, renderLabel, roundedRectShape } from '../../src/backends/linux/overlayLabel.js';
-import { packPixel, stripRects, zPixmap } from '../../src/backends/linux/x11Overlay.js';
+import { LABEL_COLOURS, renderLabel, roundedRectShape } from '../../src/backends/linux/x11OverlayLabel.js';
+import { packPixel, stripRects, zPixmap } from '../../src/backends/linux/x11OverlayWindows.js';
 
 describe('SHAPE and RandR requests', () => {
   it('should build an empty input region and a region of rectangles', () => {

@@ -14,7 +14,7 @@ import { unreachableDisplayCheck, waylandSessionCheck, x11Checks, type X11Facts 
 import { X11Input } from './x11Input.js';
 import { X11Windows } from './x11Windows.js';
 import { XInputGuard } from './xinputGuard.js';
-import { X11Overlay } from './x11Overlay.js';
+import { X11Overlay } from './x11OverlayWindows.js';
 import { randr15Opcode, readMonitors } from './x11Monitors.js';
 
 type X11Primitives = Pick<

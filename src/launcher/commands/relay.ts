@@ -7,9 +7,9 @@ import { createConnection, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolProfile } from '../../core/settings.js';
-import { ensurePrivateDirectory, socketPath } from '../socketPaths.js';
-import { planAppStart, runAppStart } from '../socketAppStart.js';
-import { PREAMBLE_VERSION, preambleLine, readFirstLine, readPreambleAnswer } from '../socketPreamble.js';
+import { ensurePrivateDirectory, socketPath } from '../socket/paths.js';
+import { planAppStart, runAppStart } from '../socket/appStart.js';
+import { PREAMBLE_VERSION, preambleLine, readFirstLine, readPreambleAnswer } from '../socket/preamble.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 const RETRY_EVERY_MS = 200;

@@ -6,9 +6,9 @@ import type { TandemEngine } from '../../core/engineApi.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { EXIT_FAILED, EXIT_OK, type Command } from '../command.js';
 import { createEngineFromEnv } from '../engineFromEnv.js';
-import { socketPath } from '../socketPaths.js';
-import { startSocketHost, type SocketHost } from '../socketHost.js';
-import { nativePeerCheck } from '../socketPeerCheck.js';
+import { socketPath } from '../socket/paths.js';
+import { startSocketHost, type SocketHost } from '../socket/host.js';
+import { nativePeerCheck } from '../socket/peerCheck.js';
 import { routeConsoleToStderr } from '../stdioHygiene.js';
 import { tandemVersion } from '../version.js';
 

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServeHost } from '../../../src/launcher/commands/serve.js';
-import type { SocketHost } from '../../../src/launcher/socketHost.js';
+import type { SocketHost } from '../../../src/launcher/socket/host.js';
 import { startTandemApp, type TandemApp } from '../../../src/main/tandemApp.js';
 import type { EngineOptions } from '../../../src/core/engine.js';
 import { counterDesktop, engineFixture, type EngineFixture } from '../../support/engineFixtures.js';

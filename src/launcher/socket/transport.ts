@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { LineSizeLimiter, oversizedError } from '../mcp/messageSizeLimit.js';
+import { LineSizeLimiter, oversizedError } from '../../mcp/messageSizeLimit.js';
 
 export class SocketTransport implements Transport {
   onclose?: () => void;

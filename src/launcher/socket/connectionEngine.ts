@@ -3,7 +3,7 @@
 // the engine still releases the guard and restores) and the connection's client id for the
 // feed. Everything else — the queue, pause, events — is the shared engine's.
 
-import type { ActRequest, CallContext, TandemEngine } from '../core/engineApi.js';
+import type { ActRequest, CallContext, TandemEngine } from '../../core/engineApi.js';
 
 export interface ConnectionScope {
   signal: AbortSignal;

@@ -20,7 +20,7 @@ import { randr15Opcode, readMonitors } from './x11Monitors.js';
 import { extensionOpcode } from './x11Extensions.js';
 import { SHAPE_KIND, parseShapeVersion, shapeQueryVersionRequest, shapeRectanglesRequest } from '../../../native/linux/shapeRequests.js';
 import { animationsEnabled } from './gtkAnimations.js';
-import { renderLabel, type LabelImage } from './overlayLabel.js';
+import { renderLabel, type LabelImage } from './x11OverlayLabel.js';
 
 /** The renderer overlay's accent (#ff7a1a), and the darker shade the frame pulses to. */
 export const FRAME_ORANGE = { r: 0xff, g: 0x7a, b: 0x1a };

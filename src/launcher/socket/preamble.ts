@@ -11,8 +11,8 @@
 // - a host that speaks another preamble version answers an error naming the versions it speaks.
 // Without --tools the launcher sends no preamble, so it works with every host.
 
-import type { ToolProfile } from '../core/settings.js';
-import { TOOL_PROFILES } from '../core/settings.js';
+import type { ToolProfile } from '../../core/settings.js';
+import { TOOL_PROFILES } from '../../core/settings.js';
 
 export const PREAMBLE_METHOD = 'tandem/connect';
 export const PREAMBLE_ID = 'tandem-connect';

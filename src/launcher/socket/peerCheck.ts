@@ -4,7 +4,7 @@
 // the rest of the launcher never pulls koffi in.
 
 import type { Socket } from 'node:net';
-import type { PeerCheck } from './socketHost.js';
+import type { PeerCheck } from './host.js';
 
 export interface PeerIdentity {
   uid: number;
@@ -27,7 +27,7 @@ export function socketFd(socket: Socket): number | undefined {
 /** A PeerCheck over the native reader, or undefined when it cannot load on this machine. */
 export async function nativePeerCheck(log: (message: string) => void = (m) => console.error(`[tandem host] ${m}`)): Promise<PeerCheck | undefined> {
   try {
-    const { peerCredentials } = await import('../../native/common/peerCredentials.js');
+    const { peerCredentials } = await import('../../../native/common/peerCredentials.js');
     const ownUid = process.getuid?.();
     return (socket) => {
       const fd = socketFd(socket);

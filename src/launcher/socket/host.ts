@@ -8,13 +8,13 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { dirname } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { TandemEngine } from '../core/engineApi.js';
-import { TandemError } from '../core/errors.js';
-import type { ToolProfile } from '../core/settings.js';
-import { connectionEngine } from './socketConnectionEngine.js';
-import { ensurePrivateDirectory } from './socketPaths.js';
-import { preambleAnswer, readFirstLine, readPreamble } from './socketPreamble.js';
-import { SocketTransport } from './socketTransport.js';
+import type { TandemEngine } from '../../core/engineApi.js';
+import { TandemError } from '../../core/errors.js';
+import type { ToolProfile } from '../../core/settings.js';
+import { connectionEngine } from './connectionEngine.js';
+import { ensurePrivateDirectory } from './paths.js';
+import { preambleAnswer, readFirstLine, readPreamble } from './preamble.js';
+import { SocketTransport } from './transport.js';
 
 /** What the host needs of an MCP server: src/mcp's McpServer fits. */
 export interface McpSession {
@@ -120,7 +120,7 @@ export async function startSocketHost(options: SocketHostOptions): Promise<Socke
 
     const start = async (): Promise<void> => {
       // A launcher started with --tools says so in a first line before any MCP byte
-      // (socketPreamble.ts); any other first line is MCP and goes to the session.
+      // (preamble.ts); any other first line is MCP and goes to the session.
       const first = await readFirstLine(socket);
       let pending = first.rest;
       let requested: ToolProfile | undefined;

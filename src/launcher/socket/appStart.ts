@@ -1,6 +1,6 @@
 // What `tandem mcp` does when nothing answers on the socket: start the app that hosts it.
 //
-// Decision (documented in the README's install notes too):
+// Decision:
 // - TANDEM_APP_COMMAND set: run it through /bin/sh (tests, custom installs).
 // - Inside the packaged app (the launcher runs on the app's own binary with
 //   ELECTRON_RUN_AS_NODE=1): macOS asks LaunchServices (`open -g -b <bundle id>`) so the app, not
