@@ -1,7 +1,7 @@
 // Permission status for the wizard: the engine's checks on every platform (on macOS the backend's
-// one check); macOS asks for a grant through the system (Electron's prompt when the optional
-// node-mac-permissions addon is missing, as on this Linux machine); Linux only ever opens URLs
-// the engine produced.
+// one check); macOS asks for a grant through the system (Electron's Accessibility prompt, the
+// engine's Screen Recording request) and offers a relaunch where macOS applies the grant only to
+// a new process; Linux only ever opens URLs the engine produced.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
