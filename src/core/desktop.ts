@@ -206,6 +206,11 @@ export interface Desktop {
 
   // — environment —
   checkPermissions(progress: Progress): Promise<PermissionCheck[]>;
+  /**
+   * Shows the OS's own prompt for a permission (a check's id), where it has one (macOS: the
+   * prompt also adds Tandem to the Settings list). Optional: platforms without prompts omit it.
+   */
+  requestPermission?(id: string, progress: Progress): Promise<void>;
   /** Releases connections; the process may exit afterwards. */
   close(): Promise<void>;
 }

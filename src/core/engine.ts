@@ -414,6 +414,11 @@ export class Engine implements TandemEngine {
     );
   }
 
+  async requestPermission(id: string): Promise<void> {
+    this.assertOpen();
+    await this.desktop.requestPermission?.(id, this.readProgress());
+  }
+
   async listArtifacts(limit?: number): Promise<ArtifactFile[]> {
     this.assertOpen();
     const store = await this.artifactStore();

@@ -120,6 +120,8 @@ export interface TandemEngine {
   /** Where the pointer is, in screen points; read-only. */
   cursorPosition(context?: CallContext): Promise<Point>;
   checkPermissions(context?: CallContext): Promise<PermissionCheck[]>;
+  /** Shows the OS's prompt for that permission where it has one (the app's wizard; not offered over the socket). */
+  requestPermission?(id: string): Promise<void>;
   /** The artifacts folder's files, newest first (for clients that cannot read local files). */
   listArtifacts(limit?: number): Promise<ArtifactFile[]>;
   /** One artifact by the name an answer gave it ('bad-input', 'not-found' or 'permission' otherwise). */

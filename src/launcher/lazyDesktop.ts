@@ -5,6 +5,7 @@
 // fix the cause (start X, grant a permission) and the next call then works.
 
 import type { Desktop } from '../core/desktop.js';
+import type { Progress } from '../core/progress.js';
 
 type DesktopFactory = () => Promise<Desktop>;
 
@@ -70,6 +71,7 @@ export class LazyDesktop implements Desktop {
   screenshot: Desktop['screenshot'] = async (...args) => (await this.get()).screenshot(...args);
   engageGuard: Desktop['engageGuard'] = async (...args) => (await this.get()).engageGuard(...args);
   checkPermissions: Desktop['checkPermissions'] = async (...args) => (await this.get()).checkPermissions(...args);
+  requestPermission = async (id: string, progress: Progress): Promise<void> => (await this.get()).requestPermission?.(id, progress);
   /** Never starts the backend just to draw: an overlay only follows a guard, which started it. */
   showOverlay = async (text: string): Promise<void> => this.desktop?.showOverlay?.(text);
   hideOverlay = async (): Promise<void> => this.desktop?.hideOverlay?.();

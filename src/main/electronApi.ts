@@ -56,6 +56,8 @@ export interface ElectronApi {
     requestSingleInstanceLock(): boolean;
     quit(): void;
     exit(code?: number): void;
+    /** Starts the app again once this instance has quit (it does not quit by itself). */
+    relaunch(options?: { args?: string[] }): void;
     whenReady(): Promise<void>;
     on(event: 'second-instance' | 'window-all-closed', listener: () => void): unknown;
     on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;

@@ -4,6 +4,7 @@
 
 import type { ElectronApi, IpcMainInvokeEventLike } from './electronApi.js';
 import { isInvokeChannel, type InvokeChannel, type RequestOf, type ResponseOf } from '../shared/ipc.js';
+import { RESUME_STEP } from './onboardingResume.js';
 import type { OwnedWindows } from './windows.js';
 
 export type InvokeHandlers = { [C in InvokeChannel]: (request: RequestOf<C>) => Promise<ResponseOf<C>> | ResponseOf<C> };
@@ -23,6 +24,8 @@ const VALIDATORS: Record<InvokeChannel, Validator> = {
   'permissions:copy-command': (r) => isObject(r) && typeof r.id === 'string' && r.id.length < 64,
   'onboarding:test-refresh': noRequest,
   'onboarding:finish': noRequest,
+  'app:relaunch': (r) => isObject(r) && typeof r.resumeStep === 'string' && RESUME_STEP.test(r.resumeStep),
+  'onboarding:resume-step': noRequest,
   'mcp-config:list': noRequest,
   'mcp-config:copy': (r) => isObject(r) && MCP_CLIENTS.includes(r.client as string),
   'feed:list': noRequest,

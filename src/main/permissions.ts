@@ -1,9 +1,9 @@
 // Permission status for the wizard and the tray: on every platform, the engine's own checks
 // (engine.checkPermissions(), the same as `tandem doctor`) — on macOS the backend's
 // AXIsProcessTrusted() / CGPreflightScreenCaptureAccess(), the one macOS permission check. This
-// module only decides how the wizard offers them: on macOS the two grants get a button that asks
-// the system (the prompt, through node-mac-permissions when installed — optional, darwin only,
-// loaded lazily — or Electron's systemPreferences) and opens the Settings pane.
+// module only decides how the wizard offers them: on macOS the two grants get a button that
+// shows the system's own prompt — which also puts Tandem into the Settings list, so the person
+// only flips its switch instead of adding the app with "+" — and opens the Settings pane.
 
 import type { TandemEngine } from '../core/engineApi.js';
 import type { PermissionCheck } from '../core/model.js';
@@ -16,23 +16,6 @@ const SETTINGS_PANE = {
   'screen-recording': 'x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture',
 } as const;
 
-/** The part of node-mac-permissions we use: its prompts (it ships no types for Linux builds to see). */
-interface MacPermissionsModule {
-  askForAccessibilityAccess(): void;
-  askForScreenCaptureAccess(openPreferences?: boolean): void;
-}
-
-async function loadMacPermissions(): Promise<MacPermissionsModule | null> {
-  // A variable specifier keeps TypeScript and bundlers from resolving a darwin-only addon.
-  const specifier = 'node-mac-permissions';
-  try {
-    const loaded = (await import(specifier)) as MacPermissionsModule & { default?: MacPermissionsModule };
-    return loaded.default ?? loaded;
-  } catch {
-    return null;
-  }
-}
-
 export function fromEngineCheck(check: PermissionCheck): PermissionItem {
   const action: PermissionItem['action'] =
     check.action?.kind === 'open-url'
@@ -44,8 +27,6 @@ export function fromEngineCheck(check: PermissionCheck): PermissionItem {
 }
 
 export class Permissions {
-  private macModule: Promise<MacPermissionsModule | null> | undefined;
-
   constructor(
     private readonly electron: ElectronApi,
     private readonly engine: TandemEngine,
@@ -61,13 +42,14 @@ export class Permissions {
   /** Asks (macOS prompt) or opens the settings pane / remedy link; then checks again. */
   async request(id: string): Promise<PermissionView> {
     if (this.platform === 'darwin') {
-      const mac = await this.mac();
       if (id === 'accessibility') {
-        if (mac) mac.askForAccessibilityAccess();
-        else this.electron.systemPreferences.isTrustedAccessibilityClient(true);
+        // Electron's call is AXIsProcessTrustedWithOptions with the prompt option: the system
+        // prompt, and Tandem listed in Settings (node-mac-permissions' ask only opened the pane).
+        this.electron.systemPreferences.isTrustedAccessibilityClient(true);
         await this.electron.shell.openExternal(SETTINGS_PANE.accessibility);
       } else if (id === 'screen-recording') {
-        mac?.askForScreenCaptureAccess(false);
+        // Electron has no call for it: the engine's CGRequestScreenCaptureAccess() (prompts once, lists Tandem).
+        await this.engine.requestPermission?.('screen-recording');
         await this.electron.shell.openExternal(SETTINGS_PANE['screen-recording']);
       }
     } else {
@@ -84,11 +66,6 @@ export class Permissions {
     const check = (await this.engine.checkPermissions()).find((item) => item.id === id);
     return check?.action?.kind === 'run-command' ? check.action.value : undefined;
   }
-
-  private mac(): Promise<MacPermissionsModule | null> {
-    this.macModule ??= loadMacPermissions();
-    return this.macModule;
-  }
 }
 
 /**
@@ -98,5 +75,7 @@ export class Permissions {
 function macItem(check: PermissionCheck): PermissionItem {
   if (check.id !== 'accessibility' && check.id !== 'screen-recording') return fromEngineCheck(check);
   const granted = check.state === 'granted';
-  return { ...fromEngineCheck(check), action: { kind: 'prompt', label: granted ? 'Open settings' : 'Allow…', value: SETTINGS_PANE[check.id] } };
+  // macOS applies a Screen Recording grant only to a new process: the wizard offers the relaunch.
+  const relaunchToApply = check.id === 'screen-recording' && !granted ? { relaunchToApply: true } : {};
+  return { ...fromEngineCheck(check), action: { kind: 'prompt', label: granted ? 'Open settings' : 'Allow…', value: SETTINGS_PANE[check.id] }, ...relaunchToApply };
 }

@@ -13,6 +13,7 @@ import type { McpClientConfig } from '../shared/types.js';
 import { appStateView } from './appStatus.js';
 import { FeedStore } from './feedStore.js';
 import { registerIpc } from './ipcRouter.js';
+import { saveResumeStep, takeResumeStep } from './onboardingResume.js';
 import { runTestRefresh } from './onboardingTest.js';
 import { OverlayController } from './overlayController.js';
 import { Permissions } from './permissions.js';
@@ -76,6 +77,8 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
     overlay.attach(engine);
     overlay.prepare();
   }
+  // Set when the previous instance relaunched itself from the wizard: reopen it at that step.
+  let resumeStep = takeResumeStep(electron.app.getPath('userData'));
   const feed = new FeedStore(engine);
   const permissions = new Permissions(electron, engine, platform);
   const version = electron.app.getVersion();
@@ -168,6 +171,17 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
         markOnboarded(electron);
         windows.close('onboarding');
       },
+      'app:relaunch': ({ resumeStep: step }) => {
+        saveResumeStep(electron.app.getPath('userData'), step);
+        electron.app.relaunch();
+        // After this answer has gone back to the window; the engine is closed before the quit.
+        setImmediate(() => void quit());
+      },
+      'onboarding:resume-step': () => {
+        const step = resumeStep;
+        resumeStep = null;
+        return step;
+      },
       'mcp-config:list': () => configs(),
       'mcp-config:copy': ({ client }) => copyConfig(client),
       'feed:list': () => feed.list(),
@@ -217,7 +231,7 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
   });
 
   refreshTray();
-  if (isFirstRun(electron)) {
+  if (isFirstRun(electron) || resumeStep) {
     try {
       windows.show('onboarding');
     } catch (error) {

@@ -64,7 +64,7 @@ const GUIDANCE_BY_REASON: Record<string, string> = {
   'unsupported/not-implemented': 'Use clicks and typing at coordinates instead.',
   'permission/artifacts-dir': 'Tandem cannot keep its files there: ask the person to remove that path or set TANDEM_ARTIFACTS_DIR to a private folder, then restart Tandem.',
   'permission/accessibility-off': 'Ask the person to grant Accessibility to Tandem in System Settings › Privacy & Security › Accessibility (`tandem doctor` checks it), then try again.',
-  'permission/screen-recording-off': 'Ask the person to grant Screen Recording to Tandem in System Settings › Privacy & Security › Screen Recording (`tandem doctor` checks it), then try again.',
+  'permission/screen-recording-off': "Ask the person to turn Tandem on in System Settings › Privacy & Security › Screen Recording, then to quit and reopen Tandem (macOS applies this grant only from Tandem's next start; the Set up window's Relaunch button does both), then try again. `tandem doctor` checks it. Trees and actions work without it.",
   'timeout/open-no-app': 'Call list_applications to see what is running.',
   'timeout/open-no-tree': 'Call refresh_traversal with its pid in a moment.',
   'bad-input/line-breaks-in-single-line': 'Nothing was typed. Send the lines one at a time (press_key "return" between them only where the app should get Enter), or mode "keys" to type Return for each line break.',

@@ -19,6 +19,13 @@ export interface InvokeChannels {
   /** Runs a harmless read-only refresh of a real app and reports what it saw. */
   'onboarding:test-refresh': { request: void; response: TestRunResult };
   'onboarding:finish': { request: void; response: void };
+  /**
+   * Quits and starts Tandem again (macOS applies Screen Recording only to a new process); the
+   * wizard then reopens at `resumeStep` (its step key: a permission id, 'test' or 'clients').
+   */
+  'app:relaunch': { request: { resumeStep: string }; response: void };
+  /** The wizard step to reopen at after Tandem relaunched itself, once; null otherwise. */
+  'onboarding:resume-step': { request: void; response: string | null };
   'mcp-config:list': { request: void; response: McpClientConfig[] };
   /** Main copies the config text it generated itself: the renderer never writes the clipboard. */
   'mcp-config:copy': { request: { client: McpClientConfig['client'] }; response: void };
@@ -50,6 +57,8 @@ export const API_METHODS = {
   copyPermissionCommand: 'permissions:copy-command',
   runTestRefresh: 'onboarding:test-refresh',
   finishOnboarding: 'onboarding:finish',
+  relaunchApp: 'app:relaunch',
+  getResumeStep: 'onboarding:resume-step',
   listMcpConfigs: 'mcp-config:list',
   copyMcpConfig: 'mcp-config:copy',
   listFeed: 'feed:list',

@@ -12,6 +12,8 @@ export interface PermissionItem {
   remedy?: string;
   /** What the wizard's button does: ask the OS (macOS prompt), open a settings pane, or show a command. */
   action?: { kind: 'prompt' | 'open-url' | 'run-command'; label: string; value?: string };
+  /** The OS applies this grant only to a new process (macOS Screen Recording): the wizard offers to relaunch Tandem. */
+  relaunchToApply?: boolean;
 }
 
 export interface PermissionView {

@@ -1,7 +1,7 @@
 // Permission status for the wizard: the engine's checks on every platform (on macOS the backend's
-// one check); macOS asks for a grant through the system (Electron's prompt when the optional
-// node-mac-permissions addon is missing, as on this Linux machine); Linux only ever opens URLs
-// the engine produced.
+// one check); macOS asks for a grant through the system (Electron's Accessibility prompt, the
+// engine's Screen Recording request) and offers a relaunch where macOS applies the grant only to
+// a new process; Linux only ever opens URLs the engine produced.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -10,8 +10,8 @@ import type { PermissionCheck } from '../../src/core/model.js';
 import { Permissions } from '../../src/main/permissions.js';
 import { createFakeElectron } from './support/fakeElectron.js';
 
-function engineWith(checks: PermissionCheck[]): TandemEngine {
-  return { checkPermissions: async () => checks } as unknown as TandemEngine;
+function engineWith(checks: PermissionCheck[], requested: string[] = []): TandemEngine {
+  return { checkPermissions: async () => checks, requestPermission: async (id: string) => void requested.push(id) } as unknown as TandemEngine;
 }
 
 describe('permissions', () => {
@@ -28,7 +28,8 @@ describe('permissions', () => {
       { id: 'accessibility', title: 'Accessibility', state: 'denied', detail: 'not trusted (AXIsProcessTrusted)', remedy: 'turn it on', action: { kind: 'open-url', value: 'x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility' } },
       { id: 'screen-recording', title: 'Screen Recording', state: 'granted', detail: 'ok (CGPreflightScreenCaptureAccess)' },
     ];
-    const permissions = new Permissions(electron, engineWith(checks), 'darwin');
+    const requested: string[] = [];
+    const permissions = new Permissions(electron, engineWith(checks, requested), 'darwin');
 
     const view = await permissions.check();
     assert.equal(view.platform, 'darwin');
@@ -42,10 +43,24 @@ describe('permissions', () => {
     assert.equal(prompts.length, 0, 'no second check through Electron');
 
     await permissions.request('accessibility');
-    assert.ok(prompts.includes(true), 'the system prompt was asked for');
+    assert.deepEqual(prompts, [true], "Electron's prompt, which lists Tandem in Settings");
+    assert.deepEqual(requested, [], 'Accessibility is asked through Electron in the app');
     assert.deepEqual(electron.fake.openedUrls, ['x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility']);
     await permissions.request('screen-recording');
     assert.equal(electron.fake.openedUrls.at(-1), 'x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture');
+    assert.deepEqual(requested, ['screen-recording'], "the engine's CGRequestScreenCaptureAccess: Electron has none");
+  });
+
+  it('should offer the relaunch for Screen Recording only while it is not granted, since macOS applies it to a new process', async () => {
+    const electron = createFakeElectron();
+    const screen = (state: 'granted' | 'denied'): PermissionCheck[] => [
+      { id: 'accessibility', title: 'Accessibility', state: 'denied', detail: 'not trusted' },
+      { id: 'screen-recording', title: 'Screen Recording', state, detail: state },
+    ];
+    const denied = await new Permissions(electron, engineWith(screen('denied')), 'darwin').check();
+    assert.deepEqual(denied.items.map((item) => [item.id, item.relaunchToApply ?? false]), [['accessibility', false], ['screen-recording', true]]);
+    const granted = await new Permissions(electron, engineWith(screen('granted')), 'darwin').check();
+    assert.deepEqual(granted.items.map((item) => item.relaunchToApply ?? false), [false, false]);
   });
 
   it('should show the Linux doctor checks, open their links and never run their commands', async () => {

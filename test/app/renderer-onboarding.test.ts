@@ -135,6 +135,52 @@ describe('onboarding wizard', { skip: !chromiumAvailable() && 'no /usr/bin/chrom
     assert.deepEqual(requests, [{ id: 'accessibility' }, { id: 'screen-recording' }]);
   });
 
+  it('should offer to relaunch Tandem for Screen Recording, which macOS applies only to a new process, naming the step to come back to', async () => {
+    const screenOff: PermissionView = {
+      ...macPermissions,
+      items: [
+        macPermissions.items[0],
+        { ...macPermissions.items[1], state: 'denied', detail: 'Tandem takes no screenshots.', action: { kind: 'prompt', label: 'Allow…' }, relaunchToApply: true },
+      ],
+    };
+    const view = await openView(browser, 'onboarding', { checkPermissions: screenOff, requestPermission: screenOff, getResumeStep: null });
+    const { page } = view;
+    await page.locator('[data-permission="accessibility"]').waitFor();
+    assert.equal(await page.locator('[data-action="relaunch"]').count(), 0, 'Accessibility applies at once: no relaunch');
+    await page.locator('[data-action="next"]').click();
+    await page.locator('[data-permission="screen-recording"] [data-action="relaunch"]').waitFor();
+    assert.match((await page.locator('[data-relaunch]').textContent()) ?? '', /only when Tandem starts again/);
+    await page.locator('[data-action="screen-recording"]').click();
+    await page.locator('[data-action="relaunch"]').click();
+    await page.locator('[data-action="relaunch"]', { hasText: 'Relaunching…' }).waitFor();
+    const relaunches = (await view.calls()).filter((call) => call.method === 'relaunchApp').map((call) => call.request);
+    assert.deepEqual(relaunches, [{ resumeStep: 'screen-recording' }]);
+
+    // Granted after the restart: the step says so and offers no relaunch.
+    await view.setResponse('checkPermissions', macPermissions);
+    await page.locator('[data-permission="screen-recording"] .badge[data-state="granted"]').waitFor({ timeout: 5000 });
+    assert.equal(await page.locator('[data-action="relaunch"]').count(), 0);
+  });
+
+  it('should reopen at the step it was relaunched from', async () => {
+    const view = await openView(browser, 'onboarding', { checkPermissions: macPermissions, getResumeStep: 'screen-recording' });
+    const { page } = view;
+    await page.locator('[data-permission="screen-recording"] .badge[data-state="granted"]').waitFor({ timeout: 5000 });
+    assert.equal(await page.locator('[data-permission="accessibility"]').count(), 0);
+    assert.equal(await page.locator('.progress li.current').evaluate((item) => [...item.parentElement!.children].indexOf(item)), 1);
+    await page.locator('[data-action="next"]').click();
+    await page.locator('[data-action="test"]').waitFor();
+  });
+
+  it('should say why relaunching failed and let the person try again', async () => {
+    const screenOff: PermissionView = { ...macPermissions, items: [{ ...macPermissions.items[1], state: 'denied', relaunchToApply: true }] };
+    const view = await openView(browser, 'onboarding', { checkPermissions: screenOff, relaunchApp: { __reject: "Error invoking remote method 'app:relaunch': Error: the settings folder is read-only" } });
+    const { page } = view;
+    await page.locator('[data-action="relaunch"]').click();
+    await page.locator('[data-relaunch] [data-failure]', { hasText: 'Relaunching failed: the settings folder is read-only' }).waitFor({ timeout: 5000 });
+    assert.equal(await page.locator('[data-action="relaunch"]').isEnabled(), true);
+  });
+
   it('should say why the permissions could not be checked, and try again, instead of hanging', async () => {
     const view = await openView(browser, 'onboarding', {
       checkPermissions: { __reject: "Error invoking remote method 'permissions:check': Error: The accessibility bus did not answer within 3000 ms." },

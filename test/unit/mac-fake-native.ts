@@ -96,6 +96,11 @@ export class FakeMacNative implements MacNative {
   readonly unregistered: Ref[] = [];
   readonly runLoopSources = new Set<Ref>();
   trusted = true;
+  /** What each AXIsProcessTrustedWithOptions call asked: true when its options held kAXTrustedCheckOptionPrompt → kCFBooleanTrue. */
+  readonly trustPrompts: boolean[] = [];
+  /** CGPreflightScreenCaptureAccess's answer. */
+  screenRecordingGranted = true;
+  screenRecordingRequests = 0;
   /** The system-wide element; its AXFocusedApplication is the app of `focusedPid`. */
   readonly systemWide: FakeElement = {};
   focusedPid: number | null = null;
@@ -363,7 +368,12 @@ export class FakeMacNative implements MacNative {
 
   readonly ax: MacNative['ax'] = {
     AXIsProcessTrusted: () => this.trusted,
-    AXIsProcessTrustedWithOptions: () => this.trusted,
+    AXIsProcessTrustedWithOptions: (options) => {
+      // The dictionary must be alive during the call (a use after free throws here).
+      const prompt = options === null ? null : this.cf.CFDictionaryGetValue(options, this.ax.kAXTrustedCheckOptionPrompt);
+      this.trustPrompts.push(prompt === this.cf.kCFBooleanTrue);
+      return this.trusted;
+    },
     AXUIElementCreateApplication: (pid) => {
       const app = this.apps.get(pid);
       if (!app) return this.retain(this.elementRef({ error: -25202 }));
@@ -636,8 +646,11 @@ export class FakeMacNative implements MacNative {
     CGGetActiveDisplayList: () => this.displays.map((d) => d.id),
     CGDisplayBounds: (id) => this.displays.find((d) => d.id === id)!.bounds,
     CGDisplayScale: (id) => this.displays.find((d) => d.id === id)!.scale,
-    CGPreflightScreenCaptureAccess: () => true,
-    CGRequestScreenCaptureAccess: () => true,
+    CGPreflightScreenCaptureAccess: () => this.screenRecordingGranted,
+    CGRequestScreenCaptureAccess: () => {
+      this.screenRecordingRequests++;
+      return this.screenRecordingGranted;
+    },
     windowInfoKeys: Object.fromEntries(WINDOW_INFO_KEYS.map((key) => [key, this.string(key, true)])) as Record<WindowInfoKey, Ref>,
   };
 

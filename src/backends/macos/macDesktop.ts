@@ -37,8 +37,8 @@ import { readWindowList } from './cgWindows.js';
 import { MacApps } from './macApps.js';
 import { launchedSince } from './libprocLaunches.js';
 import { readDisplays } from './macDisplays.js';
-import { checkMacPermissions } from './macPermissions.js';
-import { captureScreenshot } from './macScreenshot.js';
+import { checkMacPermissions, promptForAccessibility, requestScreenRecording } from './macPermissions.js';
+import { captureScreenshot, type ScreencaptureRunner } from './macScreenshot.js';
 
 /**
  * UTF-16 units per unicode key event while typing (macOS takes up to 20). With DEFAULT_PACING's
@@ -52,6 +52,8 @@ export interface MacDesktopOptions {
   barrier: AxBarrierOptions;
   /** Test seam: how the guard's worker thread is started. */
   spawnTapWorker?: TapGuardDeps['spawn'];
+  /** Test seam: how screencapture is run. */
+  runScreencapture?: ScreencaptureRunner;
 }
 
 export const DEFAULT_MAC_DESKTOP_OPTIONS: MacDesktopOptions = { tapGuard: DEFAULT_TAP_GUARD_OPTIONS, pacing: DEFAULT_PACING, barrier: DEFAULT_AX_BARRIER };
@@ -289,7 +291,8 @@ export class MacDesktop implements Desktop {
 
   async screenshot(target: { windowId?: number; pid?: number; rect?: Rect }, progress: Progress): Promise<Screenshot> {
     const granted = this.native.cg.CGPreflightScreenCaptureAccess();
-    if (target.rect) return captureScreenshot({ kind: 'rect', rect: target.rect }, target.rect, progress, granted);
+    const run = this.options.runScreencapture;
+    if (target.rect) return captureScreenshot({ kind: 'rect', rect: target.rect }, target.rect, progress, granted, run);
     const windows = readWindowList(this.native, this.session.decoder, false).filter((w) => w.layer === 0);
     let window = target.windowId !== undefined ? windows.find((w) => w.windowId === target.windowId) : undefined;
     if (target.windowId !== undefined && !window) {
@@ -297,10 +300,10 @@ export class MacDesktop implements Desktop {
       throw new TandemError('not-found', `No window ${target.windowId}. Windows${target.pid !== undefined ? ` of pid ${target.pid}` : ''}: ${known.join(', ') || 'none'}.`);
     }
     if (!window && target.pid !== undefined) window = windows.find((w) => w.pid === target.pid && w.onScreen);
-    if (window?.bounds) return captureScreenshot({ kind: 'window', windowId: window.windowId }, window.bounds, progress, granted);
+    if (window?.bounds) return captureScreenshot({ kind: 'window', windowId: window.windowId }, window.bounds, progress, granted, run);
     const primary = readDisplays(this.native).find((d) => d.primary);
     if (!primary) throw new TandemError('internal', 'macOS reported no active display.');
-    return captureScreenshot({ kind: 'main-display' }, primary.bounds, progress, granted);
+    return captureScreenshot({ kind: 'main-display' }, primary.bounds, progress, granted, run);
   }
 
   async engageGuard(listener: GuardListener, progress: Progress): Promise<EngagedGuard> {
@@ -316,6 +319,11 @@ export class MacDesktop implements Desktop {
 
   checkPermissions(_progress: Progress): Promise<PermissionCheck[]> {
     return checkMacPermissions(this.native);
+  }
+
+  async requestPermission(id: string, _progress: Progress): Promise<void> {
+    if (id === 'accessibility') promptForAccessibility(this.native);
+    else if (id === 'screen-recording') requestScreenRecording(this.native);
   }
 
   async close(): Promise<void> {

@@ -38,29 +38,60 @@ export function screencaptureArguments(target: CaptureTarget, file: string): str
   }
 }
 
+/** Runs screencapture with these arguments (the seam unit tests replace). */
+export type ScreencaptureRunner = (args: readonly string[], timeoutMs: number) => Promise<void>;
+
+export const runScreencapture: ScreencaptureRunner = (args, timeoutMs) => runTool(SCREENCAPTURE, args, timeoutMs);
+
 /**
- * Captures `target` covering `bounds` (points). `screenRecordingGranted` only shapes the error:
- * without the grant macOS may hand back the wallpaper alone, which cannot be detected here.
+ * Captures `target` covering `bounds` (points). Without Screen Recording, screencapture still
+ * exits 0 with an image of the wallpaper alone, which nothing in the PNG tells apart from a real
+ * capture: so the grant is checked first (CGPreflightScreenCaptureAccess, passed in) and nothing
+ * is captured without it. A window that `-l` cannot capture ("could not create image from
+ * window") is captured by its bounds instead, overlapping windows included.
  */
-export async function captureScreenshot(target: CaptureTarget, bounds: Rect, progress: Progress, screenRecordingGranted: boolean): Promise<Screenshot> {
+export async function captureScreenshot(
+  target: CaptureTarget,
+  bounds: Rect,
+  progress: Progress,
+  screenRecordingGranted: boolean,
+  run: ScreencaptureRunner = runScreencapture,
+): Promise<Screenshot> {
+  if (!screenRecordingGranted) {
+    throw new TandemError('permission', 'Screen Recording is not granted to Tandem (CGPreflightScreenCaptureAccess), or it was granted after Tandem started: no screenshot was taken, since macOS would show only the wallpaper.', {
+      reason: 'screen-recording-off',
+    });
+  }
   const dir = await mkdtemp(join(tmpdir(), 'tandem-shot-'));
-  const file = join(dir, 'capture.png');
   try {
+    let image: CapturedPng;
     try {
-      await runTool(SCREENCAPTURE, screencaptureArguments(target, file), Math.max(1000, Math.min(10_000, remainingMs(progress))));
+      image = await captureOnce(target, join(dir, 'capture.png'), progress, run);
     } catch (error) {
-      const cause = error instanceof Error ? error.message : String(error);
-      if (!screenRecordingGranted) {
-        throw new TandemError('permission', `The screenshot failed (${cause}): Screen Recording is not granted to Tandem.`, { reason: 'screen-recording-off' });
-      }
-      throw new TandemError('internal', `screencapture failed: ${cause}`);
+      if (target.kind !== 'window') throw error;
+      progress.log(`window ${target.windowId} could not be captured alone (${(error as Error).message}): capturing its bounds instead, with whatever covers them`);
+      image = await captureOnce({ kind: 'rect', rect: bounds }, join(dir, 'bounds.png'), progress, run);
     }
-    const png = await readFile(file);
-    const size = pngSize(png);
-    if (!size) throw new TandemError('internal', 'screencapture did not write a PNG image.');
-    if (!screenRecordingGranted) progress.log('Screen Recording is not granted: the screenshot may show only the wallpaper');
-    return { png, bounds, scale: pixelScale(size.width, bounds.width) };
+    return { png: image.png, bounds, scale: pixelScale(image.width, bounds.width) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+interface CapturedPng {
+  png: Buffer;
+  width: number;
+}
+
+/** One screencapture run; its PNG, or an internal error saying what screencapture said. */
+async function captureOnce(target: CaptureTarget, file: string, progress: Progress, run: ScreencaptureRunner): Promise<CapturedPng> {
+  try {
+    await run(screencaptureArguments(target, file), Math.max(1000, Math.min(10_000, remainingMs(progress))));
+  } catch (error) {
+    throw new TandemError('internal', `screencapture failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const png = await readFile(file).catch(() => null);
+  const size = png && pngSize(png);
+  if (!png || !size) throw new TandemError('internal', 'screencapture did not write a PNG image.');
+  return { png, width: size.width };
 }

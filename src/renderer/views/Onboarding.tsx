@@ -1,10 +1,11 @@
 // First-run wizard (also "Permissions…" in the tray): one step per macOS permission with live
 // status and a button that asks / opens the right settings pane — on Linux one step with the
 // `tandem doctor` checks and their remedies — then a harmless test on a real app, then the MCP
-// client configs to copy.
+// client configs to copy. A grant macOS applies only to a new process (Screen Recording) gets
+// a "Relaunch Tandem" button; the relaunched app reopens the wizard at that step.
 
 import { useCallback, useEffect, useState } from 'react';
-import type { McpClientConfig, PermissionItem, TestRunResult } from '../../shared/types.js';
+import type { McpClientConfig, PermissionItem, PermissionView, TestRunResult } from '../../shared/types.js';
 import { tandem } from '../api.js';
 import { CopyBlock } from '../components/CopyBlock.js';
 import { FailureNote } from '../components/FailureNote.js';
@@ -13,6 +14,35 @@ import { useFailure } from '../useFailure.js';
 import { usePermissions } from '../usePermissions.js';
 
 type Step = { kind: 'permission'; item: PermissionItem } | { kind: 'checks' } | { kind: 'test' } | { kind: 'clients' };
+
+/** The step's key, as main keeps it across a relaunch: the permission's id, or the step's kind. */
+function stepKey(step: Step): string {
+  return step.kind === 'permission' ? step.item.id : step.kind;
+}
+
+function RelaunchOffer({ title, resumeStep }: { title: string; resumeStep: string }) {
+  const [relaunching, setRelaunching] = useState(false);
+  const { error, attempt } = useFailure();
+  const relaunch = async () => {
+    setRelaunching(true);
+    const done = await attempt('Relaunching failed', async () => {
+      await tandem().relaunchApp({ resumeStep });
+      return true;
+    });
+    if (!done) setRelaunching(false);
+  };
+  return (
+    <div className="relaunch" data-relaunch={resumeStep}>
+      <p>
+        macOS applies {title} only when Tandem starts again. Once Tandem is turned on in System Settings, relaunch it: this window comes back at this step.
+      </p>
+      <button type="button" className="button" onClick={relaunch} disabled={relaunching} data-action="relaunch">
+        {relaunching ? 'Relaunching…' : 'Relaunch Tandem'}
+      </button>
+      <FailureNote error={error} />
+    </div>
+  );
+}
 
 function CommandRemedy({ id, command }: { id: string; command: string }) {
   const [copied, setCopied] = useState(false);
@@ -58,6 +88,7 @@ function PermissionStep({ item, onRequest }: { item: PermissionItem; onRequest(i
       <p>{item.detail}</p>
       {item.state !== 'granted' && item.remedy && <p className="remedy">{item.remedy}</p>}
       <PermissionAction item={item} onRequest={onRequest} />
+      {item.state !== 'granted' && item.relaunchToApply && <RelaunchOffer title={item.title} resumeStep={item.id} />}
     </div>
   );
 }
@@ -136,10 +167,29 @@ function ClientsStep() {
   );
 }
 
+function wizardSteps(view: PermissionView): Step[] {
+  return view.platform === 'darwin'
+    ? [...view.items.map((item): Step => ({ kind: 'permission', item })), { kind: 'test' }, { kind: 'clients' }]
+    : [{ kind: 'checks' }, { kind: 'test' }, { kind: 'clients' }];
+}
+
 export function Onboarding() {
   const { view, error, request, recheck } = usePermissions();
   const finishing = useFailure();
   const [index, setIndex] = useState(0);
+  // Where the wizard was when Tandem relaunched itself (asked once; null on a plain start).
+  const [resumeStep, setResumeStep] = useState<string | null>(null);
+  useEffect(() => {
+    void tandem()
+      .getResumeStep()
+      .then(setResumeStep, () => setResumeStep(null));
+  }, []);
+  useEffect(() => {
+    if (!view || !resumeStep) return;
+    const resumed = wizardSteps(view).findIndex((step) => stepKey(step) === resumeStep);
+    if (resumed >= 0) setIndex(resumed);
+    setResumeStep(null);
+  }, [view, resumeStep]);
   if (!view && error) {
     return (
       <main className="wizard loading" data-state="check-failed">
@@ -154,10 +204,7 @@ export function Onboarding() {
   }
   if (!view) return <main className="wizard loading">Checking permissions…</main>;
 
-  const steps: Step[] =
-    view.platform === 'darwin'
-      ? [...view.items.map((item): Step => ({ kind: 'permission', item })), { kind: 'test' }, { kind: 'clients' }]
-      : [{ kind: 'checks' }, { kind: 'test' }, { kind: 'clients' }];
+  const steps = wizardSteps(view);
   const current = steps[Math.min(index, steps.length - 1)];
   const last = index >= steps.length - 1;
   const onRequest = (id: string) => void request(id);

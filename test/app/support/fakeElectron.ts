@@ -155,6 +155,8 @@ export interface FakeElectron extends ElectronApi {
   fake: {
     lockAvailable: boolean;
     quitCalls: number;
+    /** app.relaunch() calls (each starts the app again once this one has quit). */
+    relaunchCalls: number;
     dockHidden: boolean;
     switches: string[];
     userData: string;
@@ -180,6 +182,7 @@ export function createFakeElectron(options: { displays?: DisplayLike[]; lockAvai
   const state: FakeElectron['fake'] = {
     lockAvailable: options.lockAvailable ?? true,
     quitCalls: 0,
+    relaunchCalls: 0,
     dockHidden: false,
     switches: [],
     userData: mkdtempSync(join(tmpdir(), 'tandem-fake-userdata-')),
@@ -217,6 +220,9 @@ export function createFakeElectron(options: { displays?: DisplayLike[]; lockAvai
       },
       exit: () => {
         state.quitCalls++;
+      },
+      relaunch: () => {
+        state.relaunchCalls++;
       },
       whenReady: async () => {},
       on: (event: string, listener: (...args: never[]) => void) => {
