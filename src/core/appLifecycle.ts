@@ -1,5 +1,6 @@
 // launch_app and kill_app: starting an app with arguments and closing one, written once for
-// every OS over the Desktop primitives (launchApp, askToQuit, signalProcess, processState).
+// every OS over the Desktop primitives (resolveApp through appArrival.ts, askToQuit,
+// signalProcess, processState).
 //
 // The promise kill_app keeps by default is that no unsaved work is lost: it asks the app to quit
 // the way its own close button would and waits; an app that answers with a question ("Save
@@ -12,6 +13,7 @@
 // can cause is intended: a launched app's window (unless `background`), or the app's own
 // "Save changes?" dialog, which is exactly what the model must see next.
 
+import { startApp } from './appArrival.js';
 import type { Desktop, LaunchRequest, LaunchedApp, QuitRequest } from './desktop.js';
 import { TandemError } from './errors.js';
 import { LIMITS } from './limits.js';
@@ -116,7 +118,7 @@ async function windowOnScreen(desktop: Desktop, pid: number, progress: Progress)
 
 export async function launchApp(desktop: Desktop, request: LaunchRequest, settleOptions: SettleOptions, progress: Progress): Promise<LaunchOutcome> {
   const frontBefore = request.background ? await desktop.frontmost(progress) : null;
-  const app = await desktop.launchApp(request, progress);
+  const app = await startApp(desktop, request, progress);
   // An instance that already ran is answered as it is (its windows may be minimised).
   if (!app.alreadyRunning) {
     await windowOnScreen(desktop, app.pid, progress);

@@ -15,6 +15,7 @@ import type {
   TreeSnapshot,
   WindowInfo,
 } from './model.js';
+import type { TandemError } from './errors.js';
 import type { Progress } from './progress.js';
 
 export interface SnapshotLimits {
@@ -92,6 +93,37 @@ export interface LaunchRequest {
   background: boolean;
 }
 
+/** What open_application (kind 'any': a name, a bundle/.desktop id or a path) or launch_app names. */
+export type AppRequest = { kind: 'any'; value: string } | LaunchRequest;
+
+/** An app request resolved by the backend: the instance already running, and how to start one. */
+export interface ResolvedApp {
+  /** The instance that already runs (named and identified as the request resolved it), or null. */
+  running: RunningApp | null;
+  /**
+   * Starting again is how this OS hands a running app the request (macOS open_application:
+   * LaunchServices' `open` brings it forward and opens the document), so it is started anyway.
+   */
+  startsWhenRunning: boolean;
+  /** Starts it (argv, never a shell; launch_app's arguments and documents appended): resolves once the OS took it. */
+  start(progress: Progress): Promise<StartedApp>;
+}
+
+/** A started app on its way to its first window. */
+export interface StartedApp {
+  /** Longest wait for its window, within the call's deadline; unset: the call's deadline. */
+  readonly windowWaitMs?: number;
+  /** One look, no waiting: the app that now answers with a window (the started process, a child of it, or the instance it handed over to), or null. */
+  arrived(progress: Progress): Promise<ArrivedApp | null>;
+  /** What to answer when no window came in time: what was started and how far it got. */
+  notArrived(): TandemError;
+}
+
+export interface ArrivedApp extends RunningApp {
+  /** The started process handed its work to the instance already running (single-instance apps). */
+  handedOver: boolean;
+}
+
 export interface LaunchedApp extends RunningApp {
   /** An instance was already running and nothing was started (newInstance false). */
   alreadyRunning: boolean;
@@ -129,13 +161,13 @@ export interface Desktop {
   displays(progress: Progress): Promise<Display[]>;
   /** Moves the pointer without clicking (warp). */
   moveCursor(point: Point): Promise<void>;
-  /** Opens by name/id/path; resolves once the app answers on the accessibility bus. */
-  openApp(identifier: string, progress: Progress): Promise<OpenedApp>;
   /**
-   * Starts an app with extra arguments (argv, no shell) unless an instance runs and no new one is
-   * asked for; resolves once it answers on the accessibility bus with a window.
+   * Resolves what an app request names: the instance already running, and how to start it. Throws
+   * 'unknown-app' when nothing goes by that name, 'not-accessible' when it runs but cannot be read
+   * (Linux: started before accessibility was on). Core decides whether to reuse or start and
+   * waits for the window (appArrival.ts).
    */
-  launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp>;
+  resolveApp(request: AppRequest, progress: Progress): Promise<ResolvedApp>;
   /**
    * Asks pid to quit the way its own close button would (X11: WM_DELETE_WINDOW to each of its
    * top-level windows; macOS: NSRunningApplication terminate). Never forces anything.

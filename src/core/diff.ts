@@ -27,7 +27,8 @@
 import type { ElementNode } from './model.js';
 import type { TextChange } from './result.js';
 import { displayText, displayValue, formatElementLabel, formatElementLine, formatGeometry, quoteText } from './treeFormat.js';
-import { matchTrees, type MatchSide } from './treeMatch.js';
+import type { MatchSide } from './matchSide.js';
+import { matchTrees } from './treeMatch.js';
 
 export interface TreeDiff {
   added: ElementNode[];

@@ -22,6 +22,7 @@ import { DEFAULT_SETTLE, settle, type SettleOptions } from './settle.js';
 import { runTransaction, type TransactionOptions } from './transaction.js';
 import { formatTree } from './treeFormat.js';
 import { LIMITS, checkPid, checkWindowId } from './limits.js';
+import { openApp } from './appArrival.js';
 import { checkKillTarget, checkLaunchRequest, killApp, launchApp, protectedPids, type KillOutcome, type LaunchArguments, type LaunchOutcome } from './appLifecycle.js';
 import { DEFAULT_SETTINGS, SettingsStore, type ConfigReport } from './settings.js';
 
@@ -185,7 +186,7 @@ export class Engine implements TandemEngine {
     return this.queue.run(
       () =>
         this.recorded(OPEN_TOOL, context, (record) => this.readCall(record, context, { identifier }, undefined, async (progress) => {
-          const opened = await this.desktop.openApp(identifier.trim(), progress);
+          const opened = await openApp(this.desktop, identifier.trim(), progress);
           // A window that just appeared is still being filled (a browser loading its page, an
           // office suite building its toolbars): read it once it has been quiet for a moment.
           if (!opened.reused) await settle(this.desktop, opened.pid, { ...this.transactionOptions.settle, capMs: LAUNCH_SETTLE_CAP_MS }, progress);

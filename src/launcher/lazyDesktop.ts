@@ -51,8 +51,7 @@ export class LazyDesktop implements Desktop {
   cursorPosition: Desktop['cursorPosition'] = async () => (await this.get()).cursorPosition();
   displays: Desktop['displays'] = async (...args) => (await this.get()).displays(...args);
   moveCursor: Desktop['moveCursor'] = async (...args) => (await this.get()).moveCursor(...args);
-  openApp: Desktop['openApp'] = async (...args) => (await this.get()).openApp(...args);
-  launchApp: Desktop['launchApp'] = async (...args) => (await this.get()).launchApp(...args);
+  resolveApp: Desktop['resolveApp'] = async (...args) => (await this.get()).resolveApp(...args);
   askToQuit: Desktop['askToQuit'] = async (...args) => (await this.get()).askToQuit(...args);
   signalProcess: Desktop['signalProcess'] = async (...args) => (await this.get()).signalProcess(...args);
   processState: Desktop['processState'] = async (...args) => (await this.get()).processState(...args);

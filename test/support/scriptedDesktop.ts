@@ -49,6 +49,7 @@
 
 import { deflateSync, crc32 } from 'node:zlib';
 import type {
+  AppRequest,
   ClickOptions,
   Desktop,
   DragOptions,
@@ -57,10 +58,9 @@ import type {
   GuardListener,
   KeyName,
   LaunchRequest,
-  LaunchedApp,
-  OpenedApp,
   ProcessState,
   QuitRequest,
+  ResolvedApp,
   SettleOutcome,
   SnapshotLimits,
 } from '../../src/core/desktop.js';
@@ -133,11 +133,15 @@ export interface ScriptedAppSpec {
   dialog?: ScriptedNodeSpec;
   /** SIGTERM is ignored (only SIGKILL ends it). */
   ignoresTerminate?: boolean;
+  /** Installable: how long after its start its window appears (default at once; Infinity: never). */
+  arrivesAfterMs?: number;
+  /** Installable: the StartedApp's windowWaitMs (default: the call's deadline). */
+  windowWaitMs?: number;
 }
 
 export interface ScriptedDesktopOptions {
   apps?: ScriptedAppSpec[];
-  /** Apps openApp() can start (matched by name or id, case-insensitive). */
+  /** Apps resolveApp() can start (matched by name or id, case-insensitive). */
   installable?: ScriptedAppSpec[];
   frontmostPid?: number;
   cursor?: Point;
@@ -152,9 +156,9 @@ export interface ScriptedDesktopOptions {
 
 export type PrimitiveName =
   | 'listApps' | 'appForPid' | 'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'displays' | 'moveCursor'
-  | 'openApp' | 'snapshot' | 'performAction' | 'setValue' | 'insertText' | 'setSelected' | 'waitForQuiet' | 'launchedSince'
+  | 'resolveApp' | 'startApp' | 'lookAtApp' | 'snapshot' | 'performAction' | 'setValue' | 'insertText' | 'setSelected' | 'waitForQuiet' | 'launchedSince'
   | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'drag' | 'screenshot' | 'engageGuard' | 'releaseGuard'
-  | 'checkPermissions' | 'launchApp' | 'askToQuit' | 'signalProcess' | 'processState';
+  | 'checkPermissions' | 'askToQuit' | 'signalProcess' | 'processState';
 
 export interface PrimitiveBehavior {
   /** Resolve after this many ms (rejects early when the progress aborts). */
@@ -169,7 +173,7 @@ export interface PrimitiveBehavior {
   once?: boolean;
 }
 
-const READ_CALLS = /^(list-apps|app-for-pid|frontmost|windows|cursor|snapshot|settle|launched-since|screenshot|permissions|displays)\b/;
+const READ_CALLS = /^(list-apps|app-for-pid|frontmost|windows|cursor|snapshot|settle|launched-since|screenshot|permissions|displays|resolve|look)\b/;
 const TEXT_ROLES = /text|entry|field|edit|search|combo/i;
 
 let serial = 0;
@@ -549,38 +553,48 @@ export class ScriptedDesktop implements Desktop {
     this.cursor = { ...point };
   }
 
-  async openApp(identifier: string, progress: Progress): Promise<OpenedApp> {
-    await this.enter('openApp', `open ${identifier}`, progress);
-    const wanted = identifier.toLowerCase();
-    const matches = (spec: { name: string; id?: string }): boolean =>
-      spec.name.toLowerCase() === wanted || spec.id?.toLowerCase() === wanted;
-    const running = [...this.apps.values()].find(matches);
-    if (running) {
-      this.frontmostPid = running.pid;
-      return { ...this.runningApp(running), reused: true };
-    }
-    const spec = this.installable.find(matches);
-    if (!spec) throw new TandemError('unknown-app', `No application named "${identifier}".`);
-    const app = this.startApp(spec, { frontmost: true });
-    return { ...this.runningApp(app), reused: false };
-  }
-
   /** launch_app requests, in order (what a real backend would have put on the command line). */
   readonly launchRequests: LaunchRequest[] = [];
   /** Signals sent, in order. */
   readonly signals: Array<{ pid: number; signal: 'terminate' | 'kill' }> = [];
 
-  async launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp> {
-    await this.enter('launchApp', `launch ${request.value}`, progress);
-    this.launchRequests.push(request);
+  /**
+   * Resolves by name or id (case-insensitive) among running and installable apps. Starting an
+   * installable app adds it (in front) at the first look `arrivesAfterMs` after the start; a
+   * second instance of a running one gets the installable's pid + 1. Logs `resolve <value>`,
+   * `start <value>` and `look <pid>` (each look at the started app).
+   */
+  async resolveApp(request: AppRequest, progress: Progress): Promise<ResolvedApp> {
+    await this.enter('resolveApp', `resolve ${request.value}`, progress);
+    if (request.kind !== 'any') this.launchRequests.push(request);
     const wanted = request.value.toLowerCase();
     const matches = (spec: { name: string; id?: string }): boolean => spec.name.toLowerCase() === wanted || spec.id?.toLowerCase() === wanted;
     const running = [...this.apps.values()].find(matches);
-    if (running && !request.newInstance) return { ...this.runningApp(running), alreadyRunning: true, handedOver: false };
     const spec = this.installable.find(matches);
-    if (!spec) throw new TandemError('unknown-app', `No application named "${request.value}".`);
-    const app = this.startApp(running ? { ...spec, pid: spec.pid + 1 } : spec, { frontmost: true });
-    return { ...this.runningApp(app), alreadyRunning: false, handedOver: false };
+    const unknown = (): TandemError => new TandemError('unknown-app', `No application named "${request.value}".`);
+    if (!running && !spec) throw unknown();
+    return {
+      running: running ? this.runningApp(running) : null,
+      startsWhenRunning: false,
+      start: async (startProgress) => {
+        await this.enter('startApp', `start ${request.value}`, startProgress);
+        if (!spec) throw unknown();
+        const started = running ? { ...spec, pid: spec.pid + 1 } : spec;
+        const startedAt = Date.now();
+        return {
+          windowWaitMs: spec.windowWaitMs,
+          arrived: async (lookProgress) => {
+            await this.enter('lookAtApp', `look ${started.pid}`, lookProgress);
+            if (!this.apps.has(started.pid)) {
+              if (Date.now() - startedAt < (spec.arrivesAfterMs ?? 0)) return null;
+              this.startApp(started, { frontmost: true });
+            }
+            return { ...this.runningApp(this.app(started.pid)), handedOver: false };
+          },
+          notArrived: () => new TandemError('timeout', `Started "${request.value}" but no window of it appeared in time.`, { pid: started.pid }),
+        };
+      },
+    };
   }
 
   async askToQuit(pid: number, progress: Progress): Promise<QuitRequest> {

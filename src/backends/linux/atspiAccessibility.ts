@@ -2,7 +2,7 @@
 // settling and opening apps. The X11 half (windows, input, capture) is composed with it in
 // linuxDesktop.ts.
 
-import type { Desktop, ElementActionRequest, LaunchRequest, LaunchedApp, OpenedApp, SettleOutcome, SnapshotLimits } from '../../core/desktop.js';
+import type { AppRequest, Desktop, ElementActionRequest, ResolvedApp, SettleOutcome, SnapshotLimits } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import type { InsertionCounter } from '../../core/inputPacing.js';
 import type { ElementNode, PermissionCheck, Point, RunningApp, TreeSnapshot } from '../../core/model.js';
@@ -29,7 +29,7 @@ export interface AtspiConnectOptions {
   switchAccessibilityOn?: boolean;
 }
 
-type AccessibilityPart = Pick<Desktop, 'listApps' | 'appForPid' | 'snapshot' | 'performAction' | 'setValue' | 'insertText' | 'setSelected' | 'waitForQuiet' | 'openApp' | 'launchApp'>;
+type AccessibilityPart = Pick<Desktop, 'listApps' | 'appForPid' | 'snapshot' | 'performAction' | 'setValue' | 'insertText' | 'setSelected' | 'waitForQuiet' | 'resolveApp'>;
 
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -125,12 +125,8 @@ export class AtspiAccessibility implements AccessibilityPart {
     return app ? this.settle.insertionCounter(app.busName) : null;
   }
 
-  openApp(identifier: string, progress: Progress): Promise<OpenedApp> {
-    return this.opener.open(identifier, progress);
-  }
-
-  launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp> {
-    return this.opener.launch(request, progress);
+  resolveApp(request: AppRequest, progress: Progress): Promise<ResolvedApp> {
+    return this.opener.resolve(request, progress);
   }
 
   /** The accessibility bus is reachable (or this object would not exist) and how many apps use it. */

@@ -1,15 +1,16 @@
 // Opening apps on Linux: by .desktop id or Name (XDG application dirs), by executable on PATH,
-// or by absolute path. An instance already on the accessibility bus is reused; otherwise the
-// app is started detached and we wait until it (or a child of it) shows a window on the bus.
+// or by absolute path. The backend's half of opening: what a request names, the instance of it
+// already on the accessibility bus, starting it detached, and whether it (or a child of it) now
+// shows a window on the bus. Reusing or starting, and waiting, are core's (appArrival.ts).
 
 import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
 import { access, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
-import type { LaunchRequest, LaunchedApp, OpenedApp } from '../../core/desktop.js';
+import type { AppRequest, LaunchRequest, ResolvedApp, StartedApp } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import { notAccessibleError } from '../../core/readability.js';
-import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
+import type { Progress } from '../../core/progress.js';
 import { IFACE } from '../../../native/linux/atspiProtocol.js';
 import type { AtspiApp, AtspiApps } from './atspiApps.js';
 import type { AtspiBus } from './atspiBus.js';
@@ -18,8 +19,6 @@ import { runningInstances } from './procLaunches.js';
 
 /** Office suites and browsers can take several seconds to their first window on a loaded machine. */
 export const DEFAULT_OPEN_TIMEOUT_MS = 20_000;
-/** How often the bus is asked whether the new app has arrived (a wait on a condition, not a settle). */
-const ARRIVAL_POLL_MS = 50;
 
 // — .desktop entries (pure parts) —
 
@@ -318,14 +317,56 @@ export class LinuxAppOpener {
     private readonly windowTitles: (pid: number) => Promise<string[]> = async () => [],
   ) {}
 
-  async open(identifier: string, progress: Progress, timeoutMs = DEFAULT_OPEN_TIMEOUT_MS): Promise<OpenedApp> {
-    const target = await resolveLaunchTarget(identifier, this.env);
-    if (!target) {
-      const running = await this.apps.list(progress).catch(() => []);
+  /**
+   * What open_application (kind 'any') or launch_app names: the .desktop entry, executable or
+   * path to start, and the instance of it already on the bus. Starting appends launch_app's
+   * argv words (no shell); a single-instance app started again hands its arguments to the
+   * running instance and exits: that instance is then the arrival.
+   */
+  async resolve(request: AppRequest, progress: Progress): Promise<ResolvedApp> {
+    const target = request.kind === 'any' ? await resolveLaunchTarget(request.value, this.env) : await resolveLaunchRequest(request, this.env);
+    if (!target) return this.notInstalled(request, progress);
+    const before = await this.apps.list(progress);
+    const existing = before.find((app) => isInstanceOf(app, target));
+    if (!existing) {
+      // Running, but not on the bus (started before accessibility was on): starting it again would
+      // only hand the request to that instance (single-instance apps), still unreadable. Say so.
+      // Only one with a window on this display counts (the same user may run it in another session).
+      for (const instance of (await runningInstances(target.matchNames, new Set(before.map((app) => app.pid)))).slice(0, 4)) {
+        const windows = await this.windowTitles(instance.pid).catch(() => []);
+        if (windows.length > 0) throw notAccessibleError({ reason: 'not-registered', pid: instance.pid, windows });
+      }
+    }
+    return {
+      running: existing ? { pid: existing.pid, name: existing.name, id: target.id } : null,
+      startsWhenRunning: false,
+      start: async (startProgress) => {
+        if (request.kind === 'any') {
+          startProgress.log(`starting ${target.argv[0]}`);
+          return this.arrival(target, await this.start(target), before, null);
+        }
+        startProgress.log(`starting ${target.argv[0]} with ${request.args.length} argument(s) and ${request.urls.length} document(s)`);
+        const child = await this.start({ ...target, argv: [...target.argv, ...request.args, ...request.urls] });
+        return this.arrival(target, child, before, existing ?? null);
+      },
+    };
+  }
+
+  /** Nothing installed by that name: open_application still takes an app running under it (a script, an AppImage). */
+  private async notInstalled(request: AppRequest, progress: Progress): Promise<ResolvedApp> {
+    const running = await this.apps.list(progress).catch(() => []);
+    if (request.kind === 'any') {
+      const identifier = request.value;
       // Not installed anywhere we can see, but running under that name (a script, an AppImage).
       const wanted = identifier.trim().toLowerCase();
       const runningMatch = running.find((app) => app.name.toLowerCase() === wanted || app.id?.toLowerCase() === wanted);
-      if (runningMatch) return { pid: runningMatch.pid, name: runningMatch.name, id: runningMatch.id, reused: true };
+      if (runningMatch) {
+        return {
+          running: { pid: runningMatch.pid, name: runningMatch.name, id: runningMatch.id },
+          startsWhenRunning: false,
+          start: () => Promise.reject(new TandemError('internal', `"${identifier}" runs but has nothing this backend could start.`)),
+        };
+      }
       throw new TandemError(
         'unknown-app',
         `No app "${identifier}": no .desktop entry with that id or Name in ${applicationDirs(this.env).join(', ')}, no executable of that name on PATH, and it is not an absolute path to a program.` +
@@ -333,93 +374,53 @@ export class LinuxAppOpener {
         { running: running.map((app) => ({ pid: app.pid, name: app.name })) },
       );
     }
-    const before = await this.apps.list(progress);
-    const existing = before.find((app) => isInstanceOf(app, target));
-    if (existing) return { pid: existing.pid, name: existing.name, id: target.id, reused: true };
-    // Running, but not on the bus (started before accessibility was on): starting it again would
-    // only hand the request to that instance (single-instance apps), still unreadable. Say so.
-    // Only one with a window on this display counts (the same user may run it in another session).
-    for (const instance of (await runningInstances(target.matchNames, new Set(before.map((app) => app.pid)))).slice(0, 4)) {
-      const windows = await this.windowTitles(instance.pid).catch(() => []);
-      if (windows.length > 0) throw notAccessibleError({ reason: 'not-registered', pid: instance.pid, windows });
-    }
-
-    progress.log(`starting ${target.argv[0]}`);
-    const child = await this.start(target);
-    const arrived = await this.waitForArrival(target, child, before, null, progress, timeoutMs);
-    return { pid: arrived.pid, name: arrived.name, id: target.id, reused: false };
+    throw new TandemError(
+      'unknown-app',
+      request.kind === 'path'
+        ? `No program at ${request.value}: launch_app takes the absolute path of an executable or of a .desktop file.`
+        : request.kind === 'id'
+          ? `No .desktop entry with id "${request.value}" in ${applicationDirs(this.env).join(', ')}.`
+          : `No app named "${request.value}": no .desktop entry with that Name or id in ${applicationDirs(this.env).join(', ')}, and no executable of that name on PATH.`,
+      { running: running.map((app) => ({ pid: app.pid, name: app.name })) },
+    );
   }
 
   /**
-   * launch_app: starts the target with extra argv words (no shell) — unless an instance runs and
-   * no new one is asked for — and waits for its window on the bus as open() does. A
-   * single-instance app started again hands its arguments to the running instance and exits:
-   * that instance is the answer.
+   * The started process (or a child of it, or — once the launcher exited — an instance of the
+   * target) arrives when it shows a window on the bus. `handOverTo`: the instance already
+   * running, which a single-instance launcher hands its work to before exiting successfully.
    */
-  async launch(request: LaunchRequest, progress: Progress, timeoutMs = DEFAULT_OPEN_TIMEOUT_MS): Promise<LaunchedApp> {
-    const target = await resolveLaunchRequest(request, this.env);
-    if (!target) {
-      const running = await this.apps.list(progress).catch(() => []);
-      throw new TandemError(
-        'unknown-app',
-        request.kind === 'path'
-          ? `No program at ${request.value}: launch_app takes the absolute path of an executable or of a .desktop file.`
-          : request.kind === 'id'
-            ? `No .desktop entry with id "${request.value}" in ${applicationDirs(this.env).join(', ')}.`
-            : `No app named "${request.value}": no .desktop entry with that Name or id in ${applicationDirs(this.env).join(', ')}, and no executable of that name on PATH.`,
-        { running: running.map((app) => ({ pid: app.pid, name: app.name })) },
-      );
-    }
-    const before = await this.apps.list(progress);
-    const existing = before.find((app) => isInstanceOf(app, target));
-    if (existing && !request.newInstance) return { pid: existing.pid, name: existing.name, id: target.id, alreadyRunning: true, handedOver: false };
-    if (!existing) {
-      for (const instance of (await runningInstances(target.matchNames, new Set(before.map((app) => app.pid)))).slice(0, 4)) {
-        const windows = await this.windowTitles(instance.pid).catch(() => []);
-        if (windows.length > 0) throw notAccessibleError({ reason: 'not-registered', pid: instance.pid, windows });
-      }
-    }
-    progress.log(`starting ${target.argv[0]} with ${request.args.length} argument(s) and ${request.urls.length} document(s)`);
-    const child = await this.start({ ...target, argv: [...target.argv, ...request.args, ...request.urls] });
-    const arrived = await this.waitForArrival(target, child, before, existing ?? null, progress, timeoutMs);
-    return { pid: arrived.pid, name: arrived.name, id: target.id, alreadyRunning: false, handedOver: arrived.handedOver };
-  }
-
-  /**
-   * Until the started process (or a child of it, or — once the launcher exited — an instance of
-   * the target) shows a window on the bus. `handOverTo`: the instance already running, which a
-   * single-instance launcher hands its work to before exiting successfully.
-   */
-  private async waitForArrival(
+  private arrival(
     target: LaunchTarget,
     child: { pid: number; exited: boolean; exitCode: number | null },
     before: readonly AtspiApp[],
     handOverTo: AtspiApp | null,
-    progress: Progress,
-    timeoutMs: number,
-  ): Promise<{ pid: number; name: string; handedOver: boolean }> {
-    const deadline = Math.min(progress.deadline, Date.now() + timeoutMs);
+    timeoutMs = DEFAULT_OPEN_TIMEOUT_MS,
+  ): StartedApp {
     const knownPids = new Set(before.map((app) => app.pid));
-    while (Date.now() < deadline) {
-      throwIfAborted(progress);
-      const step = { signal: progress.signal, log: progress.log, deadline: Math.min(deadline, Date.now() + 1000) };
-      const apps = await this.apps.list(step).catch(() => [] as AtspiApp[]);
-      for (const app of apps) {
-        if (knownPids.has(app.pid)) continue;
-        const ours = await isSameOrDescendant(app.pid, child.pid);
-        // A launcher that handed over to another process (single-instance apps) and exited.
-        const handedOver = child.exited && isInstanceOf(app, target);
-        if ((ours || handedOver) && (await this.hasWindow(app, step))) return { pid: app.pid, name: app.name, handedOver: false };
-      }
-      if (handOverTo && child.exited && child.exitCode === 0 && apps.some((app) => app.pid === handOverTo.pid)) {
-        return { pid: handOverTo.pid, name: handOverTo.name, handedOver: true };
-      }
-      await sleep(Math.min(ARRIVAL_POLL_MS, Math.max(0, deadline - Date.now())), progress);
-    }
-    const exitNote = child.exited ? ` The process exited (code ${child.exitCode ?? 'unknown'}).` : ' The process is still running but did not register a window on the accessibility bus (NO_AT_BRIDGE=1 or a toolkit without AT-SPI support?).';
-    throw new TandemError('timeout', `Started "${target.argv.join(' ')}" (from ${target.source}, pid ${child.pid}) but no window of it appeared on the accessibility bus within ${Math.round(timeoutMs / 1000)} s.${exitNote}`, {
-      pid: child.pid,
-    });
+    return {
+      windowWaitMs: timeoutMs,
+      arrived: async (progress) => {
+        const apps = await this.apps.list(progress).catch(() => [] as AtspiApp[]);
+        for (const app of apps) {
+          if (knownPids.has(app.pid)) continue;
+          const ours = await isSameOrDescendant(app.pid, child.pid);
+          // A launcher that handed over to another process (single-instance apps) and exited.
+          const handedOver = child.exited && isInstanceOf(app, target);
+          if ((ours || handedOver) && (await this.hasWindow(app, progress))) return { pid: app.pid, name: app.name, id: target.id, handedOver: false };
+        }
+        if (handOverTo && child.exited && child.exitCode === 0 && apps.some((app) => app.pid === handOverTo.pid)) {
+          return { pid: handOverTo.pid, name: handOverTo.name, id: target.id, handedOver: true };
+        }
+        return null;
+      },
+      notArrived: () => {
+        const exitNote = child.exited ? ` The process exited (code ${child.exitCode ?? 'unknown'}).` : ' The process is still running but did not register a window on the accessibility bus (NO_AT_BRIDGE=1 or a toolkit without AT-SPI support?).';
+        return new TandemError('timeout', `Started "${target.argv.join(' ')}" (from ${target.source}, pid ${child.pid}) but no window of it appeared on the accessibility bus within ${Math.round(timeoutMs / 1000)} s.${exitNote}`, {
+          pid: child.pid,
+        });
+      },
+    };
   }
 
   private async start(target: LaunchTarget): Promise<{ pid: number; exited: boolean; exitCode: number | null }> {

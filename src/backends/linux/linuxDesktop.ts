@@ -3,6 +3,7 @@
 // Composition only: each call goes to the half that owns it, nothing is decided here.
 
 import type {
+  AppRequest,
   ClickOptions,
   DragOptions,
   Desktop,
@@ -10,11 +11,9 @@ import type {
   EngagedGuard,
   GuardListener,
   KeyName,
-  LaunchRequest,
-  LaunchedApp,
-  OpenedApp,
   ProcessState,
   QuitRequest,
+  ResolvedApp,
   SettleOutcome,
   SnapshotLimits,
 } from '../../core/desktop.js';
@@ -67,12 +66,8 @@ export class LinuxDesktop implements Desktop {
     return this.x11.moveCursor(point);
   }
 
-  openApp(identifier: string, progress: Progress): Promise<OpenedApp> {
-    return this.atspi.openApp(identifier, progress);
-  }
-
-  launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp> {
-    return this.atspi.launchApp(request, progress);
+  resolveApp(request: AppRequest, progress: Progress): Promise<ResolvedApp> {
+    return this.atspi.resolveApp(request, progress);
   }
 
   askToQuit(pid: number, progress: Progress): Promise<QuitRequest> {

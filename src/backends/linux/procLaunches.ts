@@ -1,14 +1,16 @@
 // Processes an app launched, read from /proc: a click that starts another program (a helper
 // window, a browser for a link) leaves a young descendant of the app behind; core waits for its
-// window before it looks for a handoff (settle.ts). Once per action, so it must be cheap: the
-// stat files are read synchronously, 64 at a time with a yield between batches (the async
-// readFile costs four thread-pool round trips per file: 8.6 ms for 64 processes against 3.7 ms
-// here), and /proc/<pid>/task/<tid>/children would be cheaper still but is not on every kernel.
+// window before it looks for a handoff (settle.ts). This file only reads the process table; the
+// tree search is core's (processTree.ts). Once per action, so it must be cheap: the stat files
+// are read synchronously, 64 at a time with a yield between batches (the async readFile costs
+// four thread-pool round trips per file: 8.6 ms for 64 processes against 3.7 ms here), and
+// /proc/<pid>/task/<tid>/children would be cheaper still but is not on every kernel.
 
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { RunningApp } from '../../core/model.js';
+import * as processTree from '../../core/processTree.js';
 
 /** Clock ticks per second of /proc/<pid>/stat's start time: USER_HZ, 100 on every Linux ABI. */
 const USER_HZ = 100;
@@ -34,28 +36,6 @@ export function parseProcStat(text: string): ProcStat | null {
   const startTicks = Number(fields[19]);
   if (!Number.isInteger(pid) || !Number.isInteger(ppid) || !Number.isFinite(startTicks)) return null;
   return { pid, comm: text.slice(open + 1, close), ppid, startTicks };
-}
-
-/** Descendants of `root` (not root itself) among `processes`, in breadth-first order. */
-export function descendantsOf(root: number, processes: readonly ProcStat[]): ProcStat[] {
-  const children = new Map<number, ProcStat[]>();
-  for (const proc of processes) {
-    const siblings = children.get(proc.ppid);
-    if (siblings) siblings.push(proc);
-    else children.set(proc.ppid, [proc]);
-  }
-  const found: ProcStat[] = [];
-  const queue = [root];
-  const seen = new Set(queue);
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      if (seen.has(child.pid)) continue;
-      seen.add(child.pid);
-      found.push(child);
-      queue.push(child.pid);
-    }
-  }
-  return found;
 }
 
 /** Epoch milliseconds of the boot, from /proc/uptime (10 ms precision; /proc/stat's btime is whole seconds). */
@@ -89,9 +69,8 @@ export async function descendantsStartedSince(pid: number, sinceMs: number): Pro
   const processes = await readAllStats();
   // One tick of slack: start times are kept in whole ticks.
   const since = sinceMs - 1000 / USER_HZ;
-  return descendantsOf(pid, processes)
-    .filter((proc) => boot + (proc.startTicks * 1000) / USER_HZ >= since)
-    .map((proc) => ({ pid: proc.pid, name: proc.comm }));
+  const table = processes.map((proc) => ({ ...proc, startMs: boot + (proc.startTicks * 1000) / USER_HZ }));
+  return processTree.descendantsStartedSince(pid, table, since).map((proc) => ({ pid: proc.pid, name: proc.comm }));
 }
 
 /** Basename of /proc/<pid>/exe; '' when unreadable (another user's process, a zombie). */

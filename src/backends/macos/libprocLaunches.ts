@@ -12,10 +12,12 @@
 // renderers, agents) shows no window and is left out, or core would wait for one in vain.
 // Start times are wall-clock (pbi_start_tvsec/usec), comparable with the action's start.
 // NSWorkspace's launch notifications and runningApplications are not used: outside a running
-// Cocoa run loop (plain Node, the --direct mode and CI) they are frozen caches.
+// Cocoa run loop (plain Node, the --direct mode and CI) they are frozen caches. The tree search
+// itself is core's (processTree.ts): this file reads the table and adds launchd's children.
 
 import { basename } from 'node:path';
 import type { RunningApp } from '../../core/model.js';
+import { descendantsOf } from '../../core/processTree.js';
 import type { LibprocApi, ProcBsdInfo } from '../../../native/macos/macNative.js';
 
 const LAUNCHD_PID = 1;
@@ -32,26 +34,12 @@ export interface LaunchCandidate {
 /** `root`'s descendants and this user's launchd children, started at or after sinceMs. */
 export function launchCandidates(processes: readonly ProcBsdInfo[], root: number, sinceMs: number, uid: number): LaunchCandidate[] {
   const since = sinceMs - START_SLACK_MS;
-  const children = new Map<number, ProcBsdInfo[]>();
-  for (const proc of processes) {
-    const siblings = children.get(proc.ppid);
-    if (siblings) siblings.push(proc);
-    else children.set(proc.ppid, [proc]);
-  }
-  const found: LaunchCandidate[] = [];
-  const seen = new Set<number>([root]);
-  const queue = [root];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      if (seen.has(child.pid)) continue;
-      seen.add(child.pid);
-      queue.push(child.pid);
-      if (child.startMs >= since) found.push({ proc: child, via: 'descendant' });
-    }
-  }
+  const descendants = descendantsOf(root, processes);
+  const found: LaunchCandidate[] = descendants.filter((proc) => proc.startMs >= since).map((proc) => ({ proc, via: 'descendant' }));
   if (root !== LAUNCHD_PID) {
-    for (const proc of children.get(LAUNCHD_PID) ?? []) {
-      if (!seen.has(proc.pid) && proc.uid === uid && proc.startMs >= since) found.push({ proc, via: 'launchd' });
+    const inTree = new Set([root, ...descendants.map((proc) => proc.pid)]);
+    for (const proc of processes) {
+      if (proc.ppid === LAUNCHD_PID && !inTree.has(proc.pid) && proc.uid === uid && proc.startMs >= since) found.push({ proc, via: 'launchd' });
     }
   }
   return found;

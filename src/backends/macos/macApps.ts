@@ -6,8 +6,8 @@
 import { basename } from 'node:path';
 import { TandemError } from '../../core/errors.js';
 import type { Frontmost, RunningApp, WindowInfo } from '../../core/model.js';
-import { type Progress, remainingMs, sleep, throwIfAborted } from '../../core/progress.js';
-import type { LaunchRequest, LaunchedApp, OpenedApp, QuitRequest } from '../../core/desktop.js';
+import { type Progress, remainingMs, sleep } from '../../core/progress.js';
+import type { AppRequest, LaunchRequest, QuitRequest, ResolvedApp, StartedApp } from '../../core/desktop.js';
 import type { MacNative, Ref } from '../../../native/macos/macNative.js';
 import { CFScope, withCFScope } from '../../../native/macos/cfScope.js';
 import { AXErrorCode } from './axErrors.js';
@@ -273,71 +273,96 @@ export class MacApps {
     return title !== null && title.length > 0 && basename(path).startsWith(title.replace(/ — Edited$/, ''));
   }
 
-  async openApp(identifier: string, progress: Progress): Promise<OpenedApp> {
+  /**
+   * What open_application (kind 'any') or launch_app names, through LaunchServices' `open` (no
+   * shell). open_application runs `open` even for a running app: that is how it comes forward
+   * and opens the document. launch_app: -g keeps the person's front app in front
+   * (LaunchServices' own "do not activate" option), -n starts another instance, documents and
+   * URLs follow the app, `--args` hands the rest to the app's argv.
+   */
+  resolveApp(request: AppRequest): ResolvedApp {
     this.session.requireTrust();
+    if (request.kind === 'any') return this.resolveOpen(request.value);
+    const identifier = request.value;
+    const before = this.listApps();
+    const existing = before.find((app) => matchesApp(app, identifier));
+    return {
+      running: existing ? { ...existing } : null,
+      startsWhenRunning: false,
+      start: async (progress) => {
+        try {
+          await runTool('/usr/bin/open', launchArguments(request), Math.max(1000, Math.min(15_000, remainingMs(progress))));
+        } catch (error) {
+          throw new TandemError('unknown-app', `macOS could not open "${identifier}" (${error instanceof Error ? error.message : String(error)}).`, { identifier });
+        }
+        return this.launchArrival(identifier, new Set(before.map((app) => app.pid)), request.newInstance);
+      },
+    };
+  }
+
+  private resolveOpen(identifier: string): ResolvedApp {
     const kind = classifyIdentifier(identifier);
     const before = this.listApps();
     const existing = before.find((app) => matchesApp(app, identifier));
     const frontBefore = this.frontmost()?.pid;
-    try {
-      await runTool('/usr/bin/open', openArguments(identifier), Math.max(1000, Math.min(15_000, remainingMs(progress))));
-    } catch (error) {
-      const running = before.map((a) => a.name).filter(Boolean).slice(0, 30).join(', ');
-      throw new TandemError('unknown-app', `macOS could not open "${identifier}" (${error instanceof Error ? error.message : String(error)}). Send an app name (e.g. "TextEdit"), a bundle id (e.g. "com.apple.TextEdit") or a path. Running apps: ${running}.`);
-    }
-    // Find the pid: by name/bundle id, or — for a document path — the app that came to the front.
-    let pid: number | undefined = existing?.pid;
-    while (pid === undefined) {
-      throwIfAborted(progress);
-      const found = this.listApps().find((app) => matchesApp(app, identifier));
-      const front = this.frontmost();
-      if (found) pid = found.pid;
-      else if (kind === 'path' && front && front.pid !== process.pid && (front.pid !== frontBefore || this.showsDocument(front.pid, identifier))) pid = front.pid;
-      else if (remainingMs(progress) <= 0) throw new TandemError('timeout', `"${identifier}" was opened but no matching app appeared in time.`, { reason: 'open-no-app' });
-      else await sleep(150, progress);
-    }
-    // Apps that open no window (menu-bar apps) are accepted once they have answered for 3 s.
-    const windowlessAfter = Date.now() + 3000;
-    while (!this.answers(pid, Date.now() > windowlessAfter)) {
-      if (remainingMs(progress) <= 0) throw new TandemError('timeout', `The app for "${identifier}" (pid ${pid}) started but its accessibility tree did not answer in time.`, { reason: 'open-no-tree', pid });
-      await sleep(150, progress);
-    }
-    const app = this.appForPid(pid) ?? { pid, name: identifier };
-    return { ...app, reused: existing !== undefined };
+    return {
+      running: existing ?? null,
+      startsWhenRunning: true,
+      start: async (progress) => {
+        try {
+          await runTool('/usr/bin/open', openArguments(identifier), Math.max(1000, Math.min(15_000, remainingMs(progress))));
+        } catch (error) {
+          const running = before.map((a) => a.name).filter(Boolean).slice(0, 30).join(', ');
+          throw new TandemError('unknown-app', `macOS could not open "${identifier}" (${error instanceof Error ? error.message : String(error)}). Send an app name (e.g. "TextEdit"), a bundle id (e.g. "com.apple.TextEdit") or a path. Running apps: ${running}.`);
+        }
+        return this.openArrival(identifier, kind, existing?.pid, frontBefore);
+      },
+    };
   }
 
-  /**
-   * launch_app through LaunchServices' `open` (no shell): -g keeps the person's front app in
-   * front (LaunchServices' own "do not activate" option), -n starts another instance, documents
-   * and URLs follow the app, `--args` hands the rest to the app's argv.
-   */
-  async launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp> {
-    this.session.requireTrust();
-    const identifier = request.value;
-    const before = this.listApps();
-    const existing = before.find((app) => matchesApp(app, identifier));
-    if (existing && !request.newInstance) return { ...existing, alreadyRunning: true, handedOver: false };
-    try {
-      await runTool('/usr/bin/open', launchArguments(request), Math.max(1000, Math.min(15_000, remainingMs(progress))));
-    } catch (error) {
-      throw new TandemError('unknown-app', `macOS could not open "${identifier}" (${error instanceof Error ? error.message : String(error)}).`, { identifier });
-    }
-    const known = new Set(before.map((app) => app.pid));
+  /** open_application's arrival: the app found by name/bundle id (or, for a document path, the one that came to the front) once its tree answers. */
+  private openArrival(identifier: string, kind: AppIdentifierKind, existingPid: number | undefined, frontBefore: number | undefined): StartedApp {
+    let pid = existingPid;
+    // Apps that open no window (menu-bar apps) are accepted once they have answered for 3 s.
+    let windowlessAfter: number | undefined;
+    return {
+      arrived: async () => {
+        if (pid === undefined) {
+          const found = this.listApps().find((app) => matchesApp(app, identifier));
+          const front = this.frontmost();
+          if (found) pid = found.pid;
+          else if (kind === 'path' && front && front.pid !== process.pid && (front.pid !== frontBefore || this.showsDocument(front.pid, identifier))) pid = front.pid;
+          else return null;
+        }
+        windowlessAfter ??= Date.now() + 3000;
+        if (!this.answers(pid, Date.now() > windowlessAfter)) return null;
+        return { ...(this.appForPid(pid) ?? { pid, name: identifier }), handedOver: false };
+      },
+      notArrived: () =>
+        pid === undefined
+          ? new TandemError('timeout', `"${identifier}" was opened but no matching app appeared in time.`, { reason: 'open-no-app' })
+          : new TandemError('timeout', `The app for "${identifier}" (pid ${pid}) started but its accessibility tree did not answer in time.`, { reason: 'open-no-tree', pid }),
+    };
+  }
+
+  /** launch_app's arrival: a new instance (or, without newInstance, any instance) once it shows a window on the accessibility API. */
+  private launchArrival(identifier: string, known: ReadonlySet<number>, newInstance: boolean): StartedApp {
     let pid: number | undefined;
-    while (pid === undefined) {
-      throwIfAborted(progress);
-      const found = this.listApps().filter((app) => matchesApp(app, identifier));
-      pid = (found.find((app) => !known.has(app.pid)) ?? (request.newInstance ? undefined : found[0]))?.pid;
-      if (pid !== undefined) break;
-      if (remainingMs(progress) <= 0) throw new TandemError('timeout', `"${identifier}" was opened but no new instance of it appeared in time.`, { identifier });
-      await sleep(150, progress);
-    }
-    while (!this.answers(pid, false)) {
-      if (remainingMs(progress) <= 0) throw new TandemError('timeout', `The app for "${identifier}" (pid ${pid}) started but showed no window on the accessibility API in time.`, { pid });
-      await sleep(150, progress);
-    }
-    const app = this.appForPid(pid) ?? { pid, name: identifier };
-    return { ...app, alreadyRunning: false, handedOver: known.has(pid) };
+    return {
+      arrived: async () => {
+        if (pid === undefined) {
+          const found = this.listApps().filter((app) => matchesApp(app, identifier));
+          pid = (found.find((app) => !known.has(app.pid)) ?? (newInstance ? undefined : found[0]))?.pid;
+          if (pid === undefined) return null;
+        }
+        if (!this.answers(pid, false)) return null;
+        return { ...(this.appForPid(pid) ?? { pid, name: identifier }), handedOver: known.has(pid) };
+      },
+      notArrived: () =>
+        pid === undefined
+          ? new TandemError('timeout', `"${identifier}" was opened but no new instance of it appeared in time.`, { identifier })
+          : new TandemError('timeout', `The app for "${identifier}" (pid ${pid}) started but showed no window on the accessibility API in time.`, { pid }),
+    };
   }
 
   /**

@@ -5,6 +5,7 @@
 // in flight, so an answer means the app has handled it, and a cancel leaves nothing behind.
 
 import type {
+  AppRequest,
   ClickOptions,
   Desktop,
   DragOptions,
@@ -12,11 +13,9 @@ import type {
   EngagedGuard,
   GuardListener,
   KeyName,
-  LaunchRequest,
-  LaunchedApp,
-  OpenedApp,
   ProcessState,
   QuitRequest,
+  ResolvedApp,
   SettleOutcome,
   SnapshotLimits,
 } from '../../core/desktop.js';
@@ -118,12 +117,8 @@ export class MacDesktop implements Desktop {
     this.input.warp(point);
   }
 
-  openApp(identifier: string, progress: Progress): Promise<OpenedApp> {
-    return this.apps.openApp(identifier, progress);
-  }
-
-  launchApp(request: LaunchRequest, progress: Progress): Promise<LaunchedApp> {
-    return this.apps.launchApp(request, progress);
+  async resolveApp(request: AppRequest, _progress: Progress): Promise<ResolvedApp> {
+    return this.apps.resolveApp(request);
   }
 
   async askToQuit(pid: number, _progress: Progress): Promise<QuitRequest> {
