@@ -13,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { DEFAULT_GRACE_MS } from '../../src/core/engine.js';
 import { McpSession, accessibilityUnavailable, delay, documentText, eventually, human, openDocument, stepStarted, stopApp, type RunningCall, type TreeLine } from './macHarness.js';
 
 const unavailable = await accessibilityUnavailable();
@@ -78,8 +79,11 @@ describe('macOS input guard with a person at the keyboard', { timeout: 600_000 }
 
   test('should cancel on plain Esc, skip the remaining steps and put the cursor back', { skip }, async () => {
     const { document, area } = await freshDocument('escape');
+    // The last call's guard may hold the input for its late-Esc grace period: the move must land.
+    await delay(DEFAULT_GRACE_MS);
     await human('move', '40', '40');
     await delay(200);
+    assert.equal(await human('cursor'), '40 40', 'the person put the pointer at 40,40 before the call');
     const call = server.start('click_and_traverse', { pid, ...target(area), text: 'first', steps: [{ action: 'wait', ms: 4000 }, { action: 'type', text: 'second' }] }, stepStarted(3));
     const running = pending(call);
     await call.engaged;
