@@ -3,6 +3,8 @@
 // over a scripted desktop), mcp (SDK client ⇄ server), app (socket host, launcher, Electron main
 // against a fake electron module, renderer in Chromium), e2e (real virtual X desktop). Usage:
 //   node scripts/run-tests.mjs [suite…]     (default: all)
+// e2e-macos (TextEdit and Calculator on a real Mac) is never in the default list: run it by name
+// on a Mac with the grants; CI runs it with its own reporters (.github/workflows/macos.yml).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,8 +30,8 @@ for (const suite of suites) {
     continue;
   }
   console.error(`[tests] suite ${suite}: ${files.length} files`);
-  // e2e suites share one X server and real apps: run them one file at a time.
-  const concurrency = suite === 'e2e' || suite === 'app' ? ['--test-concurrency=1'] : [];
+  // e2e suites share one X server (or one Mac's desktop) and real apps: one file at a time.
+  const concurrency = suite === 'e2e' || suite === 'e2e-macos' || suite === 'app' ? ['--test-concurrency=1'] : [];
   const result = spawnSync(process.execPath, ['--test', ...concurrency, '--test-reporter=spec', ...files], {
     stdio: 'inherit',
     env: { ...process.env, TANDEM_TEST_SUITE: suite },

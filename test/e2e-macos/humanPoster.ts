@@ -13,9 +13,15 @@
 //   node humanPoster.js key <keycode> [flags]
 //   node humanPoster.js cursor               → prints "x y"
 //   node humanPoster.js move <x> <y>
+//   node humanPoster.js value <pid> <window title part>
+//                                            → prints JSON {"value": …}: the whole text of the
+//                                              first text area in that window, read by the
+//                                              suite's own AX reader (axReader.ts), or null
+//   node humanPoster.js elements <pid>       → prints JSON: the app's elements (axReader.ts AxNode)
 
 import { execFileSync } from 'node:child_process';
 import koffi from 'koffi';
+import { appElements, applicationRole, textAreaValue } from './axReader.js';
 
 const CG = '/System/Library/Frameworks/CoreGraphics.framework/CoreGraphics';
 const CF = '/System/Library/Frameworks/CoreFoundation.framework/CoreFoundation';
@@ -53,6 +59,14 @@ async function main(): Promise<void> {
     }
     case 'probe': {
       process.stdout.write(`${JSON.stringify(probe())}\n`);
+      return;
+    }
+    case 'value': {
+      process.stdout.write(`${JSON.stringify({ value: textAreaValue(Number(args[0]), args.slice(1).join(' ')) })}\n`);
+      return;
+    }
+    case 'elements': {
+      process.stdout.write(`${JSON.stringify(appElements(Number(args[0])))}\n`);
       return;
     }
     case 'cursor': {
@@ -110,36 +124,11 @@ async function main(): Promise<void> {
  * posting is allowed, and create (then at once remove) an active keyboard tap — what the guard does.
  */
 function probe(): { trusted: boolean; axRead: { error: number; role: string | null; pid: number | null }; postEvent: boolean; activeTap: boolean } {
-  const ax = koffi.load(AS);
-  const trusted = ax.func('AXIsProcessTrusted', 'uint8_t', [])() !== 0;
-  const UTF8 = 0x08000100;
-  const CFStringCreateWithCString = cf.func('CFStringCreateWithCString', VOIDP, [VOIDP, 'str', 'uint32_t']);
-  const CFStringGetCString = cf.func('CFStringGetCString', 'uint8_t', [VOIDP, VOIDP, 'long', 'uint32_t']);
-  const CFGetTypeID = cf.func('CFGetTypeID', 'ulong', [VOIDP]);
-  const CFStringGetTypeID = cf.func('CFStringGetTypeID', 'ulong', []);
-  const AXUIElementCreateApplication = ax.func('AXUIElementCreateApplication', VOIDP, ['int32_t']);
-  const AXUIElementSetMessagingTimeout = ax.func('AXUIElementSetMessagingTimeout', 'int32_t', [VOIDP, 'float']);
-  const AXUIElementCopyAttributeValue = ax.func('AXUIElementCopyAttributeValue', 'int32_t', [VOIDP, VOIDP, koffi.out(koffi.pointer(VOIDP))]);
-
+  const trusted = koffi.load(AS).func('AXIsProcessTrusted', 'uint8_t', [])() !== 0;
   let axRead: { error: number; role: string | null; pid: number | null } = { error: -1, role: null, pid: null };
   try {
     const pid = Number(execFileSync('/usr/bin/pgrep', ['-x', 'Dock']).toString().trim().split('\n')[0]);
-    const app = AXUIElementCreateApplication(pid);
-    const name = CFStringCreateWithCString(null, 'AXRole', UTF8);
-    AXUIElementSetMessagingTimeout(app, 2);
-    const out: unknown[] = [null];
-    const error = AXUIElementCopyAttributeValue(app, name, out) as number;
-    let role: string | null = null;
-    if (error === 0 && out[0] !== null) {
-      if (CFGetTypeID(out[0]) === CFStringGetTypeID()) {
-        const buffer = Buffer.alloc(256);
-        if (CFStringGetCString(out[0], buffer, buffer.length, UTF8) !== 0) role = buffer.toString('utf8', 0, buffer.indexOf(0));
-      }
-      CFRelease(out[0]);
-    }
-    CFRelease(name);
-    CFRelease(app);
-    axRead = { error, role, pid };
+    axRead = { ...applicationRole(pid), pid };
   } catch (error) {
     console.error('probe: the AX read could not run:', error);
   }

@@ -1,10 +1,16 @@
 // Calculator through a real MCP client: keys pressed in one guarded call, the result read back
-// from the accessibility tree, a button pressed through its accessibility action and one clicked.
-// Calculator was redesigned in macOS 15, so nothing assumes its buttons' titles: they are found
-// by what the tree shows (a digit, or its name) and the tree file stays in the run's artifacts.
+// from Tandem's accessibility tree, a button pressed through its accessibility action and one
+// clicked with the mouse. Calculator was redesigned in macOS 15 (SwiftUI), so nothing assumes its
+// buttons' titles: a digit button is found by what Tandem's tree shows (its title or description,
+// "7" or "seven"), else by its AX identifier read by the suite's own reader and matched to the
+// tree line by its bounds. On a failure the tree file and the own reader's view of the app are
+// named in the message; both stay in the run's artifacts (the session's folder under TMPDIR).
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { McpSession, stopApp, accessibilityUnavailable, contentOf, human, readArtifact, treeLines, type TreeLine } from './macHarness.js';
+import { McpSession, stopApp, accessibilityUnavailable, axElements, contentOf, human, indexedTreeLines, readArtifact, treeLines, type TreeLine } from './macHarness.js';
+import type { AxNode } from './axReader.js';
 
 const unavailable = await accessibilityUnavailable();
 const skip = unavailable ?? false;
@@ -13,19 +19,49 @@ const skip = unavailable ?? false;
 const digits = (text: string): string => text.replace(/[^0-9.,-]/g, '');
 const DIGIT_NAMES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 
-/** The button for digit `d`, by what this Calculator's tree shows: "7", or "seven". */
-export function digitButton(tree: string, d: number): TreeLine | undefined {
-  const buttons = treeLines(tree).filter((l) => l.role === 'Button' && Number.isFinite(l.x));
-  return buttons.find((l) => l.text.trim() === String(d)) ?? buttons.find((l) => l.text.trim().toLowerCase() === DIGIT_NAMES[d]);
+type IndexedLine = TreeLine & { index: number };
+
+/** Whether an AX identifier names digit `d`: "7", "Seven", "Key7", "digit_seven", "SevenButton"… */
+export function identifierNamesDigit(identifier: string, d: number): boolean {
+  const words = identifier.replace(/([a-z])([A-Z0-9])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '' && !['key', 'digit', 'button', 'number', 'calculator'].includes(w));
+  return words.length === 1 && (words[0] === String(d) || words[0] === DIGIT_NAMES[d]);
 }
 
-/** Whether the display (any non-button element) shows `value`. */
+const sameBounds = (line: TreeLine, node: AxNode): boolean =>
+  node.x !== null && node.y !== null && node.width !== null && node.height !== null &&
+  Math.abs(line.x - node.x) <= 1 && Math.abs(line.y - node.y) <= 1 && Math.abs(line.width - node.width) <= 1 && Math.abs(line.height - node.height) <= 1;
+
+/** The tree line of the button for digit `d`, by what the tree shows, else by its AX identifier. */
+export function digitButton(tree: string, d: number, ax: AxNode[]): IndexedLine | undefined {
+  const buttons = indexedTreeLines(tree).filter((l) => l.role === 'Button' && Number.isFinite(l.x));
+  const shown = buttons.find((l) => l.text.trim() === String(d)) ?? buttons.find((l) => l.text.trim().toLowerCase() === DIGIT_NAMES[d]);
+  if (shown) return shown;
+  const byIdentifier = ax.find((node) => node.role === 'AXButton' && node.identifier !== null && identifierNamesDigit(node.identifier, d));
+  return byIdentifier ? buttons.find((l) => sameBounds(l, byIdentifier)) : undefined;
+}
+
+/** Whether the display (any non-button element of Tandem's tree) shows `value`. */
 const shows = (tree: string, value: string): boolean => treeLines(tree).some((l) => l.role !== 'Button' && digits(contentOf(l)) === value);
 
 describe('Calculator over MCP on macOS', { timeout: 180_000 }, () => {
   let server: McpSession;
   let pid: number;
-  const tree = async (): Promise<string> => readArtifact((await server.callOk('refresh_traversal', { pid })).structured.file);
+  let treeFile = '';
+  const tree = async (): Promise<string> => {
+    treeFile = String((await server.callOk('refresh_traversal', { pid })).structured.file);
+    return readArtifact(treeFile);
+  };
+  /** Keeps the own reader's view of Calculator beside the tree file and names both, for a failure message. */
+  const evidence = async (): Promise<string> => {
+    const dump = join(server.artifacts, `calculator-ax-${Date.now()}.json`);
+    writeFileSync(dump, JSON.stringify(await axElements(pid).catch((error: unknown) => String(error)), null, 1));
+    return `Tandem's tree: ${treeFile}; the suite's own AX reading: ${dump}`;
+  };
+  const button = async (d: number): Promise<IndexedLine> => {
+    const found = digitButton(await tree(), d, await axElements(pid));
+    assert.ok(found, `the ${d} button, by title, description or identifier (${await evidence()})`);
+    return found;
+  };
 
   before(async () => {
     if (unavailable) return;
@@ -41,11 +77,13 @@ describe('Calculator over MCP on macOS', { timeout: 180_000 }, () => {
   test('should open Calculator by name and show its digit buttons', { skip }, async (t) => {
     const result = await server.callOk('open_application_and_traverse', { identifier: 'Calculator' });
     pid = Number(result.structured.pid);
-    assert.ok(pid > 0);
-    const opened = readArtifact(result.structured.file);
-    t.diagnostic(`tree file (kept with the run's artifacts): ${String(result.structured.file)}`);
-    const found = [4, 7, 8, 9].map((d) => digitButton(opened, d));
-    assert.ok(found.every(Boolean), `digit buttons by title or name (4, 7, 8, 9) in:\n${opened.slice(0, 4000)}`);
+    assert.ok(pid > 0, result.text);
+    treeFile = String(result.structured.file);
+    t.diagnostic(`tree file (kept with the run's artifacts): ${treeFile}`);
+    const opened = readArtifact(treeFile);
+    const ax = await axElements(pid);
+    const missing = [4, 7, 8, 9].filter((d) => !digitButton(opened, d, ax));
+    assert.deepEqual(missing, [], `digit buttons not found (${await evidence()}):\n${opened.slice(0, 4000)}`);
   });
 
   test('should compute 7+8 from key presses chained in one call', { skip }, async () => {
@@ -61,28 +99,26 @@ describe('Calculator over MCP on macOS', { timeout: 180_000 }, () => {
     });
     assert.equal(result.structured.status, 'ok', result.text);
     const now = await tree();
-    assert.ok(shows(now, '15'), `no 15 on the display:\n${now.slice(0, 4000)}`);
+    assert.ok(shows(now, '15'), `no 15 on the display (${await evidence()}):\n${now.slice(0, 4000)}`);
   });
 
   test('should press a button through its accessibility action without moving the mouse', { skip }, async () => {
     await server.callOk('press_key_and_traverse', { pid, keyName: 'escape' });
-    const four = digitButton(await tree(), 4);
-    assert.ok(four, 'the 4 button');
+    const four = await button(4);
     const before = await human('cursor');
-    const result = await server.callOk('press_ax_and_traverse', { pid, element: four.text, role: 'button' });
+    const result = await server.callOk('press_ax_and_traverse', { pid, element_index: four.index });
     assert.equal(result.structured.status, 'ok', result.text);
     assert.equal(await human('cursor'), before, 'AXPress moved no pointer');
     const now = await tree();
-    assert.ok(shows(now, '4'), `the display does not show 4:\n${now.slice(0, 4000)}`);
+    assert.ok(shows(now, '4'), `the display does not show 4 (${await evidence()}):\n${now.slice(0, 4000)}`);
   });
 
-  test('should click a button found by its text', { skip }, async () => {
+  test('should click a digit button with the mouse', { skip }, async () => {
     await server.callOk('press_key_and_traverse', { pid, keyName: 'escape' });
-    const nine = digitButton(await tree(), 9);
-    assert.ok(nine, 'the 9 button');
-    const result = await server.callOk('click_and_traverse', { pid, element: nine.text, role: 'button' });
+    const nine = await button(9);
+    const result = await server.callOk('click_and_traverse', { pid, x: nine.x, y: nine.y, width: nine.width, height: nine.height });
     assert.equal(result.structured.status, 'ok', result.text);
     const now = await tree();
-    assert.ok(shows(now, '9'), `the display does not show 9:\n${now.slice(0, 4000)}`);
+    assert.ok(shows(now, '9'), `the display does not show 9 (${await evidence()}):\n${now.slice(0, 4000)}`);
   });
 });

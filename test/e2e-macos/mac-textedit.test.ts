@@ -1,17 +1,46 @@
 // TextEdit through a real MCP client on a real Mac: open a document, read its tree, click into the
-// text and type with a chained Return, read the diff, take a screenshot, follow the save panel
-// (Cmd+S) when it comes up, and hand off to an app a clicked link launches. Runs only on macOS;
-// without the grants it is SKIPPED (and the workflow fails such a run). The text area is always
-// the one in the window of the test's own document.
+// text and type with a chained Return, read the diff, follow the save panel (Cmd+S) when it comes
+// up, screenshot a window whose own pixels are known (a magenta block no wallpaper shows), and
+// hand off to an app a clicked link launches. Runs only on macOS; without the grants it is
+// SKIPPED (and the workflow fails such a run). The text area is always the one in the window of
+// the test's own document.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { McpSession, stopApp, accessibilityUnavailable, contentOf, delay, readArtifact, textAreaOf } from './macHarness.js';
+import sharp from 'sharp';
+import { McpSession, stopApp, accessibilityUnavailable, contentOf, delay, inside, openDocument, probeMac, readArtifact, textAreaOf, treeLines } from './macHarness.js';
 
 const unavailable = await accessibilityUnavailable();
+/** The known colour of the screenshot test's text and its background: pure magenta. */
+const MAGENTA = { red: 255, green: 0, blue: 255 };
+/** The app a link in TextEdit launches: System Settings, through a URL scheme (a sandboxed TextEdit may not open a file URL to an app bundle). */
+const SETTINGS = 'System Settings';
+const SETTINGS_URL = 'x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility';
+
+/** Pixels of a PNG close to magenta (colour management may move a channel a little; no wallpaper is this colour). */
+async function magentaPixels(png: Buffer): Promise<{ count: number; width: number; height: number }> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let count = 0;
+  for (let i = 0; i + 2 < data.length; i += info.channels) if (data[i] > 200 && data[i + 1] < 80 && data[i + 2] > 200) count++;
+  return { count, width: info.width, height: info.height };
+}
+
+/**
+ * The save panel itself in a tree: a sheet or a dialog (or a window titled Save) that holds a
+ * text field for the file name and a Save button. Any other "Save" (a menu item) does not count.
+ */
+function savePanelIn(tree: string): string | null {
+  const lines = treeLines(tree).filter((l) => Number.isFinite(l.x));
+  const panels = lines.filter((l) => l.role === 'Sheet' || l.role === 'Dialog' || (l.role === 'Window' && /^save\b/i.test(l.text)));
+  for (const panel of panels) {
+    const within = lines.filter((l) => l !== panel && inside(l, panel));
+    if (within.some((l) => l.role === 'TextField') && within.some((l) => l.role === 'Button' && /^save$/i.test(l.text.trim()))) return panel.line;
+  }
+  return null;
+}
 const TYPED = 'hello from tandem, 😀 typed in chunks ok'; // the emoji sits on the 20-unit boundary
 
 describe('TextEdit over MCP on macOS', { timeout: 240_000 }, () => {
@@ -33,17 +62,11 @@ describe('TextEdit over MCP on macOS', { timeout: 240_000 }, () => {
     await stopApp(pid);
   });
 
-  test('should open a document in TextEdit and return its pid, tree and a screenshot', { skip: unavailable ?? false }, async () => {
-    const result = await server.callOk('open_application_and_traverse', { identifier: document });
-    pid = Number(result.structured.pid);
-    assert.ok(pid > 0, result.text);
-    assert.match(String(result.structured.app), /TextEdit/);
-    const tree = readArtifact(result.structured.file);
-    assert.match(tree, /\[Window\]/);
-    assert.match(contentOf(textArea(tree)), /Tandem start/);
-    const png = readFileSync(String(result.structured.screenshot));
-    assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], 'the screenshot is a PNG');
-    assert.ok(png.readUInt32BE(16) > 100, 'the screenshot has a real width');
+  test('should open a document in TextEdit and return its pid and tree', { skip: unavailable ?? false }, async () => {
+    const opened = await openDocument(server, document);
+    pid = opened.pid;
+    assert.match(String(opened.result.structured.app), /TextEdit/);
+    assert.match(contentOf(opened.area), /Tandem start/);
   });
 
   test('should double-click a word (click state 2) so typing replaces it', { skip: unavailable ?? false }, async () => {
@@ -87,45 +110,63 @@ describe('TextEdit over MCP on macOS', { timeout: 240_000 }, () => {
     await server.callOk('press_key_and_traverse', { pid, keyName: 'n', modifierFlags: ['command'] });
     await server.callOk('type_and_traverse', { pid, text: 'draft' });
     const result = await server.callOk('press_key_and_traverse', { pid, keyName: 's', modifierFlags: ['command'] });
-    const appSwitch = result.structured.app_switch as { app?: string } | undefined;
-    const diff = readArtifact(result.structured.file);
+    const appSwitch = result.structured.app_switch as { app?: string; file?: string } | undefined;
     t.diagnostic(`app_switch: ${JSON.stringify(appSwitch)}`);
-    // The panel is drawn by an out-of-process service: either it is handed off as another app,
-    // or TextEdit's own tree gains the sheet. Either way the agent must see it.
-    assert.ok(appSwitch !== undefined || /\[(Sheet|Dialog)\]|Save/.test(diff), `neither a handoff nor a save sheet in the diff:\n${result.text}\n${diff}`);
+    // The panel is drawn by an out-of-process service: either it is handed off as another app
+    // (its tree comes with the answer), or TextEdit's own tree holds the sheet.
+    const handedOff = appSwitch?.file ? readArtifact(appSwitch.file) : '';
+    const own = readArtifact((await server.callOk('refresh_traversal', { pid })).structured.file);
+    const panel = savePanelIn(handedOff) ?? savePanelIn(own);
+    t.diagnostic(`the panel: ${panel}`);
+    assert.ok(panel, `no sheet or dialog with a name field and a Save button, handed off or in TextEdit's tree:\n${result.text}\n${handedOff.slice(0, 3000)}\n${own.slice(0, 3000)}`);
     await server.call('press_key_and_traverse', { pid, keyName: 'escape' });
   });
 
+  test("should screenshot the window's own pixels, not what lies behind it", { skip: unavailable ?? false }, async () => {
+    // A document whose text and its background are magenta: a block no wallpaper or other window shows.
+    const colourDocument = join(tmpdir(), `tandem-colour-${process.pid}.rtf`);
+    const { red, green, blue } = MAGENTA;
+    writeFileSync(colourDocument, `{\\rtf1\\ansi{\\fonttbl\\f0\\fswiss Helvetica;}{\\colortbl;\\red${red}\\green${green}\\blue${blue};}\\f0\\fs144\\cf1\\cb1 MMMMMMMM\\par}`);
+    const { result } = await openDocument(server, colourDocument);
+    assert.equal(typeof result.structured.screenshot, 'string', `a screenshot came with the answer: ${result.text}`);
+    const png = readFileSync(String(result.structured.screenshot));
+    const { count, width, height } = await magentaPixels(png);
+    assert.ok(width > 100 && height > 100, `a window-sized image (${width}×${height})`);
+    assert.ok(count >= 10_000, `the magenta block of the document is in the screenshot: ${count} magenta pixels of ${width}×${height} (${String(result.structured.screenshot)})`);
+  });
+
   test('should wait for the app a clicked link launches and hand off to its window', { skip: unavailable ?? false }, async (t) => {
-    // Calculator must not be running: its launch by the click is what is under test.
-    try {
-      execFileSync('/usr/bin/pkill', ['-x', 'Calculator']);
+    const running = (): string | undefined => {
+      try {
+        return execFileSync('/usr/bin/pgrep', ['-x', SETTINGS]).toString().trim().split('\n')[0] || undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    // System Settings must not be running: its launch by the click is what is under test.
+    if (running()) {
+      execFileSync('/usr/bin/pkill', ['-x', SETTINGS]);
       await delay(1000);
-    } catch {
-      // not running
     }
+    assert.equal(running(), undefined, `${SETTINGS} is not running before the click`);
     const linkDocument = join(tmpdir(), `tandem-link-${process.pid}.rtf`);
-    const url = 'file:///System/Applications/Calculator.app/';
-    writeFileSync(linkDocument, `{\\rtf1\\ansi{\\fonttbl\\f0\\fswiss Helvetica;}\\f0\\fs48 {\\field{\\*\\fldinst{HYPERLINK "${url}"}}{\\fldrslt Open Calculator}}\\par}`);
-    const opened = await server.callOk('open_application_and_traverse', { identifier: linkDocument });
-    const link = textAreaOf(readArtifact(opened.structured.file), linkDocument);
+    writeFileSync(linkDocument, `{\\rtf1\\ansi{\\fonttbl\\f0\\fswiss Helvetica;}\\f0\\fs48 {\\field{\\*\\fldinst{HYPERLINK "${SETTINGS_URL}"}}{\\fldrslt Open the Accessibility settings}}\\par}`);
+    const { area: link } = await openDocument(server, linkDocument);
     const result = await server.call('click_and_traverse', { pid, x: link.x + 30, y: link.y + 12 });
     t.diagnostic(result.text);
     const appSwitch = result.structured.app_switch as { app?: string } | undefined;
     const launched = result.structured.launched as Array<{ app: string }> | undefined;
-    let calculator: string | undefined;
-    try {
-      calculator = execFileSync('/usr/bin/pgrep', ['-x', 'Calculator']).toString().trim().split('\n')[0];
-    } catch {
-      calculator = undefined;
-    }
-    assert.ok(calculator, 'the click launched Calculator (through LaunchServices)');
-    assert.ok(appSwitch?.app === 'Calculator' || launched?.some((l) => l.app === 'Calculator'), `the answer hands off to Calculator or names it as launched:\n${result.text}`);
-    await stopApp(Number(calculator));
+    const settings = running();
+    assert.ok(settings, `the click launched ${SETTINGS} (through LaunchServices)`);
+    assert.ok(appSwitch?.app === SETTINGS || launched?.some((l) => l.app === SETTINGS), `the answer hands off to ${SETTINGS} or names it as launched:\n${result.text}`);
+    await stopApp(Number(settings));
   });
 });
 
-const refusalUnobservable = process.platform !== 'darwin' ? 'the macOS end-to-end suite runs on macOS only' : unavailable === null ? 'Accessibility is granted here: the refusal path cannot be observed' : false;
+// The refusal is seen only where this process is really not trusted: with Accessibility granted
+// but another grant missing, the read would succeed.
+const probe = await probeMac();
+const refusalUnobservable = typeof probe === 'string' ? probe : probe.trusted ? 'Accessibility is granted here (AXIsProcessTrusted() is true): the refusal path cannot be observed' : false;
 
 describe('macOS permissions, reported honestly', () => {
   test('should answer a tree request without Accessibility with a permission error naming the setting', { skip: refusalUnobservable }, async () => {

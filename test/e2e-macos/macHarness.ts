@@ -2,17 +2,21 @@
 // launcher (`node dist/src/launcher/cli.js mcp --direct`), the precondition probe (tests that
 // need the grants are reported SKIPPED with the reason, never passed — and the workflow fails a
 // run where they all were), the simulated person (humanPoster.ts in a separate process posting
-// untagged CGEvents), and the guard-engaged signal (the call's first MCP progress notification:
-// the engine sends step notices only once the guard holds the input).
+// untagged CGEvents), the suite's own AX reads (humanPoster.js value/elements: whole values,
+// which Tandem's tree lines cut at 160 characters, and AX identifiers), and the guard-engaged
+// signal (an MCP progress notification of the call: the engine sends step notices only once the
+// guard holds the input, so the person acts while it really is up).
 
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseTreeLines, type TreeLine } from '../../scripts/lib/treeLines.js';
+import { indexOfLineNumber } from '../../src/core/treeFormat.js';
+import type { AxNode } from './axReader.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/test/e2e-macos → dist/src/launcher/cli.js */
@@ -34,9 +38,14 @@ export interface ToolResult {
 
 export interface RunningCall {
   result: Promise<ToolResult>;
-  /** Resolves at the call's first progress notification (the guard holds the input); rejects after ENGAGE_CAP_MS. */
+  /** Resolves at the call's first progress notification that `until` accepts (the guard holds the input then); rejects after ENGAGE_CAP_MS or when the call answers first. */
   engaged: Promise<void>;
+  /** Every progress message of the call so far, in order. */
+  messages: string[];
 }
+
+/** Accepts the progress notice of step `n` (1-based): "step 3 of 4: …" (src/mcp/progressNotifications.ts). */
+export const stepStarted = (n: number) => (message: string): boolean => message.startsWith(`step ${n} of `);
 
 export class McpSession {
   private constructor(
@@ -77,23 +86,30 @@ export class McpSession {
     };
   }
 
-  /** Starts a call and hands back its result and the guard-engaged signal. */
-  start(name: string, args: Record<string, unknown>): RunningCall {
+  /**
+   * Starts a call and hands back its result and the guard-engaged signal: by default its first
+   * progress notification, or the first one `until` accepts (e.g. the step of a wait, so the
+   * person acts during it).
+   */
+  start(name: string, args: Record<string, unknown>, until: (message: string) => boolean = () => true): RunningCall {
+    const messages: string[] = [];
     let engagedNow!: () => void;
     let failEngaged!: (error: Error) => void;
     const engaged = new Promise<void>((resolvePromise, reject) => {
       engagedNow = resolvePromise;
       failEngaged = reject;
     });
-    const timer = setTimeout(() => failEngaged(new Error(`no progress notification within ${ENGAGE_CAP_MS} ms: the guard never engaged`)), ENGAGE_CAP_MS);
-    const result = this.call(name, args, () => {
+    const timer = setTimeout(() => failEngaged(new Error(`no awaited progress notification within ${ENGAGE_CAP_MS} ms (seen: ${JSON.stringify(messages)}): the guard never engaged`)), ENGAGE_CAP_MS);
+    const result = this.call(name, args, (message) => {
+      messages.push(message);
+      if (!until(message)) return;
       clearTimeout(timer);
       engagedNow();
     });
     result.then(
       (r) => {
         clearTimeout(timer);
-        failEngaged(new Error(`the call answered before the guard engaged: ${r.text}`));
+        failEngaged(new Error(`the call answered before the awaited progress notification (seen: ${JSON.stringify(messages)}): ${r.text}`));
       },
       (error: unknown) => {
         clearTimeout(timer);
@@ -101,7 +117,7 @@ export class McpSession {
       },
     );
     engaged.catch(() => undefined);
-    return { result, engaged };
+    return { result, engaged, messages };
   }
 
   async callOk(name: string, args: Record<string, unknown>): Promise<ToolResult> {
@@ -126,8 +142,15 @@ export { parseTreeLines as treeLines, type TreeLine };
 /** What a line holds: its value (fields, text areas) or else its name. */
 export const contentOf = (line: TreeLine): string => line.value ?? line.text;
 
-const inside = (inner: TreeLine, outer: TreeLine): boolean =>
+/** Whether `inner`'s bounds lie within `outer`'s. */
+export const inside = (inner: TreeLine, outer: TreeLine): boolean =>
   inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+
+/**
+ * What the title of `document`'s TextEdit window surely contains: its file name without the
+ * extension (which Finder's settings may hide in the title).
+ */
+export const windowTitleOf = (document: string): string => basename(document, extname(document));
 
 /**
  * TextEdit's text area in the window of `document` (its title is the file name), never one of
@@ -135,12 +158,45 @@ const inside = (inner: TreeLine, outer: TreeLine): boolean =>
  */
 export function textAreaOf(tree: string, document: string): TreeLine {
   const lines = parseTreeLines(tree);
-  const name = basename(document);
+  const name = windowTitleOf(document);
   const window = lines.find((l) => l.role === 'Window' && l.text.includes(name) && Number.isFinite(l.x));
   if (!window) throw new Error(`no window titled "${name}" in the tree:\n${tree.slice(0, 3000)}`);
   const area = lines.find((l) => l.role === 'TextArea' && Number.isFinite(l.x) && inside(l, window));
   if (!area) throw new Error(`no TextArea inside the "${name}" window:\n${tree.slice(0, 3000)}`);
   return area;
+}
+
+/**
+ * Opens `document` in TextEdit and finds its window's text area: in the open's own tree, else
+ * (the window of a second document may come up after the app answered) in a later refresh.
+ */
+export async function openDocument(session: McpSession, document: string): Promise<{ pid: number; area: TreeLine; result: ToolResult }> {
+  const result = await session.callOk('open_application_and_traverse', { identifier: document });
+  const pid = Number(result.structured.pid);
+  if (!(pid > 0)) throw new Error(`open gave no pid: ${result.text}`);
+  let tree = readArtifact(result.structured.file);
+  const area = await eventually(
+    async () => {
+      try {
+        return textAreaOf(tree, document);
+      } catch (error) {
+        tree = readArtifact((await session.callOk('refresh_traversal', { pid })).structured.file);
+        throw error;
+      }
+    },
+    10_000,
+    `the window of ${basename(document)}`,
+  );
+  return { pid, area, result };
+}
+
+/** Tree lines with their element_index (the line number in the file, less the header). */
+export function indexedTreeLines(tree: string): Array<TreeLine & { index: number }> {
+  return tree.split('\n').flatMap((text, i) => {
+    const index = indexOfLineNumber(i + 1);
+    const [line] = parseTreeLines(text);
+    return index === null || !line ? [] : [{ ...line, index }];
+  });
 }
 
 export const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -163,11 +219,26 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
 /** Runs humanPoster.js in its own process: the "person" whose events carry no Tandem marker. */
 export function human(...args: string[]): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    execFile(process.execPath, [HUMAN, ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [HUMAN, ...args], { timeout: 30_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`humanPoster ${args.join(' ')} failed: ${stderr || error.message}`));
       else resolvePromise(stdout.trim());
     });
   });
+}
+
+/**
+ * The whole text of the text area in `document`'s TextEdit window, read by the suite's own AX
+ * reader: never cut, unlike the values in Tandem's tree lines.
+ */
+export async function documentText(pid: number, document: string): Promise<string> {
+  const { value } = JSON.parse(await human('value', String(pid), windowTitleOf(document))) as { value: string | null };
+  if (value === null) throw new Error(`no text area in a window titled "${windowTitleOf(document)}" of pid ${pid}`);
+  return value;
+}
+
+/** Every element of the app's windows as AX itself reports it (roles with their AX prefix, identifiers included). */
+export async function axElements(pid: number): Promise<AxNode[]> {
+  return JSON.parse(await human('elements', String(pid))) as AxNode[];
 }
 
 /** What this process may do, checked for real (humanPoster.ts probe). */

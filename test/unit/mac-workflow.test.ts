@@ -52,7 +52,7 @@ test('should parse as YAML into one job on macos-14 and macos-15 running the who
     assert.ok(index > at, `step "${needle}" missing or out of order`);
     at = index;
   }
-  assert.equal(job.steps.find((s) => s.uses?.startsWith('actions/setup-node'))?.with?.['node-version'], 20);
+  assert.equal(job.steps.find((s) => s.uses?.startsWith('actions/setup-node'))?.with?.['node-version'], 22, 'electron 45 and its install helpers need node >= 22.12');
   const grant = job.steps.find((s) => s.run?.includes('TCC.db'))!.run!;
   assert.match(grant, /\/opt\/hca\/hosted-compute-agent/, 'the responsible process on current images is granted');
   assert.match(grant, /kTCCServicePostEvent/);

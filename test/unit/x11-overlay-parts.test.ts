@@ -93,6 +93,13 @@ describe('reduced motion in GTK settings.ini', () => {
   });
 });
 
+/**
+ * The label is drawn only on X11, and its text laid out by Pango with fontconfig's fonts; sharp's
+ * macOS build finds fonts another way (or not at all, with no fontconfig file), so what these
+ * tests measure is the Linux overlay's layout.
+ */
+const labelLayoutElsewhere = process.platform !== 'linux' && 'the overlay label is drawn on X11 (Linux) only: its text layout depends on the fonts fontconfig finds there';
+
 describe('the overlay label and frame', () => {
   it('should round the pill’s ends and keep its middle whole', () => {
     const shape = roundedRectShape(200, 40, 20);
@@ -103,7 +110,7 @@ describe('the overlay label and frame', () => {
     assert.deepEqual(shape.at(-1), { ...shape[0], y: 39 }, 'the bottom mirrors the top');
   });
 
-  it('should render a pill that fits its text, with the orange dot and white text on the dark pill', async () => {
+  it('should render a pill that fits its text, with the orange dot and white text on the dark pill', { skip: labelLayoutElsewhere }, async () => {
     const short = await renderLabel('Tandem is typing in Mousepad — press Esc to take back control', 1200);
     assert.equal(short.height, 40);
     assert.ok(short.width > 400 && short.width < 700, `as wide as the text (${short.width})`);
@@ -115,7 +122,7 @@ describe('the overlay label and frame', () => {
     assert.ok(white > 300, `text is drawn (${white} white pixels)`);
   });
 
-  it('should wrap a text too long for the monitor instead of running off it', async () => {
+  it('should wrap a text too long for the monitor instead of running off it', { skip: labelLayoutElsewhere }, async () => {
     const text = `Tandem is typing in ${'Very Long Window Title '.repeat(4)}— press Esc to take back control`;
     const label = await renderLabel(text, 500);
     assert.ok(label.width <= 500, `fits (${label.width})`);
