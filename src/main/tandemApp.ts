@@ -69,6 +69,10 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
   await electron.app.whenReady();
   // Before anything starts: a moved app quits here and Electron relaunches it from /Applications.
   if (platform === 'darwin' && offerMoveToApplications(electron, deps.launcher.command, log) === 'moved') return null;
+  // Where no tray icon can be shown, the feed window is the app's only face: it stays open, and
+  // closing it quits (an MCP client's launcher starts the app again when it needs it). Asked
+  // before the host starts: from its socket on, the app is complete with no await in between.
+  const trayShown = deps.trayShown ? await deps.trayShown().catch(() => false) : true;
   // Menu-bar app: no Dock icon (LSUIElement is also set in Info.plist by electron-builder).
   electron.app.dock?.hide();
 
@@ -202,9 +206,6 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
     if (guardHeld || engine.current) log('second launch during an action: the feed comes up once it is over');
     showFeedWhenIdle();
   });
-  // Where no tray icon can be shown, the feed window is the app's only face: it stays open, and
-  // closing it quits (an MCP client's launcher starts the app again when it needs it).
-  const trayShown = deps.trayShown ? await deps.trayShown().catch(() => false) : true;
   // A menu-bar app keeps running with no window open — as long as its menu bar icon is there.
   electron.app.on('window-all-closed', () => {
     if (trayShown || quitting) return;
