@@ -6,6 +6,7 @@ import { access, stat } from 'node:fs/promises';
 import { ArtifactStore } from '../core/artifacts.js';
 import { toTandemError } from '../core/errors.js';
 import type { PermissionCheck } from '../core/model.js';
+import type { TrayHostState } from '../../native/linux/statusNotifierHost.js';
 
 const MIN_NODE: readonly [number, number] = [20, 19];
 
@@ -41,6 +42,25 @@ export function platformCheck(platform: NodeJS.Platform = process.platform, env:
     state: 'denied',
     detail: `${platform} is not supported.`,
     remedy: 'Tandem runs on macOS and on Linux with X11.',
+  };
+}
+
+/**
+ * Linux: whether the app's tray icon can be seen. Never a failure — without a tray the app shows
+ * its live feed window instead — but the person should know where Tandem went.
+ */
+export function trayCheck(state: TrayHostState): PermissionCheck {
+  const title = 'Tray icon';
+  if (state === 'hosted') return { id: 'tray', title, state: 'granted', detail: 'The desktop shows tray icons (a StatusNotifier host is registered).' };
+  return {
+    id: 'tray',
+    title,
+    state: 'unknown',
+    detail:
+      state === 'no-session-bus'
+        ? 'No session bus to ask whether the desktop shows tray icons: the Tandem app shows its live feed window instead of a tray icon.'
+        : 'This desktop shows no tray icons (stock GNOME on Debian and Fedora hosts none): the Tandem app shows its live feed window instead, and closing it quits the app.',
+    remedy: 'For a tray icon on GNOME, install and enable the AppIndicator extension (Debian: gnome-shell-extension-appindicator; Fedora: gnome-shell-extension-appindicator), then log in again.',
   };
 }
 

@@ -66,6 +66,10 @@ export interface ElectronApi {
     readonly isPackaged: boolean;
     readonly commandLine: { appendSwitch(name: string, value?: string): void };
     dock?: { hide(): void };
+    /** macOS only (absent elsewhere). */
+    isInApplicationsFolder?(): boolean;
+    /** macOS only: true when moved (Electron then relaunches from /Applications); throws when the copy fails. */
+    moveToApplicationsFolder?(): boolean;
   };
   BrowserWindow: new (options: BrowserWindowConstructorOptions) => WindowLike;
   Tray: new (image: NativeImage | string) => TrayLike;
@@ -84,7 +88,11 @@ export interface ElectronApi {
     openExternal(url: string): Promise<void>;
   };
   clipboard: { writeText(text: string): void };
-  dialog: { showErrorBox(title: string, content: string): void };
+  dialog: {
+    showErrorBox(title: string, content: string): void;
+    /** The index of the button pressed. */
+    showMessageBoxSync(options: { type: 'question' | 'info'; buttons: string[]; defaultId: number; cancelId: number; message: string; detail: string }): number;
+  };
   nativeImage: { createFromPath(path: string): NativeImage };
   systemPreferences: {
     isTrustedAccessibilityClient(prompt: boolean): boolean;

@@ -8,7 +8,7 @@ import type { ElectronApi } from './electronApi.js';
 const READY_WAIT_MS = 5_000;
 
 export async function reportFatalStart(
-  electron: { dialog: ElectronApi['dialog']; app?: Pick<ElectronApi['app'], 'whenReady'> },
+  electron: { dialog: Pick<ElectronApi['dialog'], 'showErrorBox'>; app?: Pick<ElectronApi['app'], 'whenReady'> },
   error: Error,
   log: (message: string) => void = (message) => console.error(message),
 ): Promise<void> {

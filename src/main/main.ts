@@ -34,6 +34,11 @@ async function start(): Promise<void> {
       html: fromHere('../../renderer/index.html'),
       trayIcon: fromHere(process.platform === 'darwin' ? '../../../assets/trayTemplate.png' : '../../../assets/tray.png'),
     },
+    // Linux: Electron's Tray is a StatusNotifierItem, invisible where nothing hosts those.
+    trayShown:
+      process.platform === 'linux'
+        ? async () => (await import('../../native/linux/statusNotifierHost.js').then(({ statusNotifierHostState }) => statusNotifierHostState(env))) === 'hosted'
+        : undefined,
     launcher: launcherInvocation({
       packaged: api.app.isPackaged,
       resourcesPath: process.resourcesPath,

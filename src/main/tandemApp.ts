@@ -19,6 +19,7 @@ import { OverlayController } from './overlayController.js';
 import { Permissions } from './permissions.js';
 import { trayMenuTemplate } from './trayMenu.js';
 import { AppWindows, OwnedWindows, rendererPage } from './windows.js';
+import { isTemporaryAppLocation, offerMoveToApplications } from './moveToApplications.js';
 
 export interface TandemAppDeps {
   electron: ElectronApi;
@@ -32,6 +33,11 @@ export interface TandemAppDeps {
   startHost(engine: TandemEngine): Promise<{ path: string; close(): Promise<void> }>;
   paths: { preload: string; html: string; trayIcon: string };
   launcher: LauncherInvocation;
+  /**
+   * Whether the desktop shows tray icons (Linux: a StatusNotifier host on the session bus);
+   * without one the app keeps its feed window open instead of running invisibly. Default: yes.
+   */
+  trayShown?: () => Promise<boolean>;
   /** The engine's artifacts folder. */
   artifactsDirectory: string;
   log?: (message: string) => void;
@@ -49,6 +55,8 @@ export interface TandemApp {
 }
 
 const ONBOARDED_MARKER = 'onboarded';
+const TEMPORARY_LOCATION_WARNING =
+  'Tandem is running from its disk image or a temporary copy: move Tandem.app to /Applications, open it from there and copy this again, or the path below will stop working.';
 
 export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | null> {
   const { electron, platform } = deps;
@@ -60,6 +68,12 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
     return null;
   }
   await electron.app.whenReady();
+  // Before anything starts: a moved app quits here and Electron relaunches it from /Applications.
+  if (platform === 'darwin' && offerMoveToApplications(electron, deps.launcher.command, log) === 'moved') return null;
+  // Where no tray icon can be shown, the feed window is the app's only face: it stays open, and
+  // closing it quits (an MCP client's launcher starts the app again when it needs it). Asked
+  // before the host starts: from its socket on, the app is complete with no await in between.
+  const trayShown = deps.trayShown ? await deps.trayShown().catch(() => false) : true;
   // Menu-bar app: no Dock icon (LSUIElement is also set in Info.plist by electron-builder).
   electron.app.dock?.hide();
 
@@ -82,7 +96,12 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
   const feed = new FeedStore(engine);
   const permissions = new Permissions(electron, engine, platform);
   const version = electron.app.getVersion();
-  const configs = (): McpClientConfig[] => mcpClientConfigs(deps.launcher, appStateView(engine, platform, version).platform);
+  // Still in a temporary place (the move was declined): the path in the configs will vanish.
+  const temporaryLocation = platform === 'darwin' && isTemporaryAppLocation(deps.launcher.command);
+  const configs = (): McpClientConfig[] =>
+    mcpClientConfigs(deps.launcher, appStateView(engine, platform, version).platform).map((config) =>
+      temporaryLocation ? { ...config, where: `${TEMPORARY_LOCATION_WARNING} ${config.where}` } : config,
+    );
   const state = (finishedCallId?: number) => appStateView(engine, platform, version, finishedCallId);
 
   const copyConfig = (client: McpClientConfig['client']): void => {
@@ -201,8 +220,12 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
     if (guardHeld || engine.current) log('second launch during an action: the feed comes up once it is over');
     showFeedWhenIdle();
   });
-  // A menu-bar app keeps running with no window open.
-  electron.app.on('window-all-closed', () => {});
+  // A menu-bar app keeps running with no window open — as long as its menu bar icon is there.
+  electron.app.on('window-all-closed', () => {
+    if (trayShown || quitting) return;
+    log('the feed window was closed and there is no tray icon: quitting');
+    void quit();
+  });
 
   async function shutdown(): Promise<void> {
     shuttingDown ??= (async () => {
@@ -231,6 +254,14 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
   });
 
   refreshTray();
+  if (!trayShown) {
+    log('this desktop shows no tray icons (GNOME needs the AppIndicator extension): showing the live feed window instead');
+    try {
+      windows.show('feed');
+    } catch (error) {
+      log(`feed window: ${(error as Error).message}`);
+    }
+  }
   if (isFirstRun(electron) || resumeStep) {
     try {
       windows.show('onboarding');

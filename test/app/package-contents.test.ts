@@ -13,7 +13,8 @@ import { builtinModules, createRequire } from 'node:module';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
 import yaml from 'js-yaml';
 import { writeElectronStub } from './support/electronStub.js';
@@ -23,7 +24,8 @@ import { EXTRACTED_APP, writeStandInElectron } from './support/standInElectron.j
 const ROOT = repoRoot();
 const require = createRequire(join(ROOT, 'package.json'));
 const config = yaml.load(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as {
-  mac: { entitlements: string };
+  mac: { entitlements: string; identity?: string | null };
+  electronFuses: Record<string, boolean>;
   productName: string;
   linux: { target: string[] };
   deb?: { depends?: string[] };
@@ -177,6 +179,42 @@ describe('the packaged app, built by electron-builder over a stand-in Electron',
     assert.ok(existsSync(socket), `the packed main process started and serves its socket:\n${stderr}`);
     child.kill('SIGUSR2');
     assert.equal(await exited, 0, stderr);
+  });
+
+  it('should re-sign the macOS bundle ad hoc after flipping the fuses, and leave the identity to the environment', async () => {
+    // electron-builder's own translation of the configuration into @electron/fuses' options.
+    const { PlatformPackager } = require('app-builder-lib/out/platformPackager') as {
+      PlatformPackager: { prototype: { generateFuseConfig(fuses: Record<string, boolean>): Promise<Record<string, unknown>> } };
+    };
+    const fuseConfig = await PlatformPackager.prototype.generateFuseConfig.call(undefined, config.electronFuses);
+    assert.equal(fuseConfig.resetAdHocDarwinSignature, true, 'a build without a signing identity still launches on Apple Silicon');
+    assert.equal(config.mac.identity, undefined, 'an identity written here would stop CSC_LINK / CSC_NAME from choosing the release one');
+  });
+
+  it('should run the macOS guard worker from app.asar.unpacked, its whole module graph there', async () => {
+    const packedWorker = pathToFileURL(join(resources, 'app.asar', 'dist/src/backends/macos/cgEventTapWorker.js'));
+    const { outsideAsar } = (await import(pathToFileURL(join(app, 'dist/src/backends/outsideAsar.js')).href)) as { outsideAsar(url: URL): URL };
+    const workerUrl = outsideAsar(packedWorker);
+    assert.equal(fileURLToPath(workerUrl), join(resources, 'app.asar.unpacked', 'dist/src/backends/macos/cgEventTapWorker.js'));
+    assert.match(readFileSync(join(app, 'dist/src/backends/macos/cgEventTapGuard.js'), 'utf8'), /new Worker\(outsideAsar\(new URL\('\.\/cgEventTapWorker\.js', import\.meta\.url\)\)/, 'the guard starts the worker by its unpacked path');
+    // The real worker file, started where the packaged app starts it: every module it imports
+    // must load from the unpacked folder alone. Off macOS it then reports that the bindings are
+    // for darwin only — which proves the whole graph loaded.
+    const worker = new Worker(workerUrl, { workerData: {} });
+    const outcome = await new Promise<unknown>((resolve) => {
+      worker.once('message', resolve);
+      worker.once('error', (error) => resolve(error));
+    });
+    await worker.terminate();
+    assert.ok(!(outcome instanceof Error), `the worker's modules load from app.asar.unpacked: ${String(outcome)}`);
+    assert.match((outcome as { reason?: string }).reason ?? '', /only load on darwin/);
+    assert.ok(existsSync(join(resources, 'app.asar.unpacked', 'node_modules', 'koffi', 'package.json')), "the worker's one package, koffi, is unpacked");
+  });
+
+  it('should run the launcher from inside app.asar, where Electron reads it under ELECTRON_RUN_AS_NODE', () => {
+    const packed = (require('@electron/asar') as Asar).listPackage(join(resources, 'app.asar'), { isPack: false }).map((file) => file.replace(/^[/\\]/, ''));
+    assert.ok(packed.includes('dist/src/launcher/cli.js'), 'cli.js is in the archive');
+    assert.match(readFileSync(join(resources, 'bin', 'tandem'), 'utf8'), /"\$resources\/app\.asar\/dist\/src\/launcher\/cli\.js"/, 'the launcher script runs the packed cli.js');
   });
 
   it('should ship a deb only: an AppImage runs from a temporary mount that the MCP client configs would point into', () => {

@@ -12,6 +12,7 @@
 // the tap over and disables it itself (TapShared decides who may touch it).
 
 import { Worker } from 'node:worker_threads';
+import { outsideAsar } from '../outsideAsar.js';
 import { fileURLToPath } from 'node:url';
 import type { EngagedGuard, GuardListener } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
@@ -69,7 +70,7 @@ export interface EngagedTapGuard extends EngagedGuard {
  * under tsx (development, unit tests) a tiny bootstrap registers tsx in the worker first.
  */
 function spawnWorker(workerData: TapThreadOptions): TapWorker {
-  if (!fileURLToPath(import.meta.url).endsWith('.ts')) return new Worker(new URL('./cgEventTapWorker.js', import.meta.url), { workerData });
+  if (!fileURLToPath(import.meta.url).endsWith('.ts')) return new Worker(outsideAsar(new URL('./cgEventTapWorker.js', import.meta.url)), { workerData });
   const source = new URL('./cgEventTapWorker.ts', import.meta.url).href;
   return new Worker(`import('tsx/esm/api').then((tsx) => tsx.register()).then(() => import(${JSON.stringify(source)}))`, { eval: true, workerData });
 }

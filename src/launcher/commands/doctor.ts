@@ -5,7 +5,7 @@ import type { TandemEngine } from '../../core/engineApi.js';
 import type { PermissionCheck } from '../../core/model.js';
 import { createProgress } from '../../core/progress.js';
 import { EXIT_FAILED, EXIT_OK, type Command } from '../command.js';
-import { artifactsCheck, desktopChecks, doctorPassed, formatCheck, nodeVersionCheck, platformCheck } from '../doctorChecks.js';
+import { artifactsCheck, desktopChecks, doctorPassed, formatCheck, nodeVersionCheck, platformCheck, trayCheck } from '../doctorChecks.js';
 import { createEngine, createLazyDesktop } from '../engineFromEnv.js';
 import { tandemVersion } from '../version.js';
 
@@ -47,6 +47,10 @@ export const doctorCommand: Command = {
     process.stdout.write(`${header}\n`); // stdout-ok: the CLI's report
     const checks: PermissionCheck[] = [nodeVersionCheck(), platformCheck(process.platform, env), await artifactsCheck(env)];
     checks.push(...(await backendChecks(env)));
+    if (process.platform === 'linux') {
+      const { statusNotifierHostState } = await import('../../../native/linux/statusNotifierHost.js');
+      checks.push(trayCheck(await statusNotifierHostState(env)));
+    }
     process.stdout.write(`${checks.map(formatCheck).join('\n')}\n`); // stdout-ok
     const passed = doctorPassed(checks);
     process.stdout.write(passed ? 'All required checks passed.\n' : 'Something required is missing: follow the → remedies above.\n'); // stdout-ok

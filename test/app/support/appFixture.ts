@@ -37,6 +37,8 @@ export async function startApp(
     platform?: NodeJS.Platform;
     engineOptions?: Partial<EngineOptions>;
     beforeStart?(electron: FakeElectron): void;
+    launcher?: typeof LAUNCHER;
+    trayShown?: () => Promise<boolean>;
   } = {},
 ): Promise<AppFixture> {
   const electron = createFakeElectron({ displays: options.displays });
@@ -61,7 +63,8 @@ export async function startApp(
       return host;
     },
     paths: { preload: '/app/dist/preload/preload.cjs', html: '/app/dist/renderer/index.html', trayIcon: '/app/assets/tray.png' },
-    launcher: LAUNCHER,
+    launcher: options.launcher ?? LAUNCHER,
+    trayShown: options.trayShown,
     artifactsDirectory: fixture.artifactsDir,
     log: (message) => logs.push(message),
   });

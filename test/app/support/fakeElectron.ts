@@ -162,6 +162,16 @@ export interface FakeElectron extends ElectronApi {
     userData: string;
     clipboard: string;
     errorBoxes: Array<{ title: string; content: string }>;
+    /** Message boxes shown (their message), answered with `messageBoxAnswer` (a button index). */
+    messageBoxes: string[];
+    messageBoxAnswer: number;
+    /** app.isPackaged. */
+    packaged: boolean;
+    /** app.isInApplicationsFolder(). */
+    inApplications: boolean;
+    /** What app.moveToApplicationsFolder() does: answer (true = moved) or throw. */
+    moveResult: boolean | Error;
+    moveCalls: number;
     openedPaths: string[];
     shownInFolder: string[];
     openedUrls: string[];
@@ -188,6 +198,12 @@ export function createFakeElectron(options: { displays?: DisplayLike[]; lockAvai
     userData: mkdtempSync(join(tmpdir(), 'tandem-fake-userdata-')),
     clipboard: '',
     errorBoxes: [],
+    messageBoxes: [],
+    messageBoxAnswer: 1,
+    packaged: false,
+    inApplications: true,
+    moveResult: true,
+    moveCalls: 0,
     openedPaths: [],
     shownInFolder: [],
     openedUrls: [],
@@ -232,7 +248,15 @@ export function createFakeElectron(options: { displays?: DisplayLike[]; lockAvai
       },
       getVersion: () => '0.1.0-test',
       getPath: () => state.userData,
-      isPackaged: false,
+      get isPackaged() {
+        return state.packaged;
+      },
+      isInApplicationsFolder: () => state.inApplications,
+      moveToApplicationsFolder: () => {
+        state.moveCalls++;
+        if (state.moveResult instanceof Error) throw state.moveResult;
+        return state.moveResult;
+      },
       commandLine: {
         appendSwitch: (name: string) => {
           state.switches.push(name);
@@ -289,6 +313,10 @@ export function createFakeElectron(options: { displays?: DisplayLike[]; lockAvai
     dialog: {
       showErrorBox: (title, content) => {
         state.errorBoxes.push({ title, content });
+      },
+      showMessageBoxSync: (options) => {
+        state.messageBoxes.push(options.message);
+        return state.messageBoxAnswer;
       },
     },
     nativeImage: { createFromPath: (path) => ({ path }) as unknown as NativeImage },
