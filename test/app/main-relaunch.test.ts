@@ -16,9 +16,12 @@ function onboarded(electron: FakeElectron): void {
   writeFileSync(join(electron.fake.userData, 'onboarded'), 'yes\n');
 }
 
-const turns = async (count: number): Promise<void> => {
-  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
-};
+/** Quitting closes the socket host and the engine first: wait for it (bounded), not a number of turns. */
+async function quitCallsWithin(electron: FakeElectron, ms: number): Promise<number> {
+  const deadline = Date.now() + ms;
+  while (electron.fake.quitCalls === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  return electron.fake.quitCalls;
+}
 
 describe('relaunch from the wizard', () => {
   const apps: AppFixture[] = [];
@@ -35,8 +38,7 @@ describe('relaunch from the wizard', () => {
 
     await first.electron.fake.invoke('app:relaunch', { resumeStep: 'screen-recording' }, wizard);
     assert.equal(first.electron.fake.relaunchCalls, 1);
-    await turns(5);
-    assert.equal(first.electron.fake.quitCalls, 1, 'the app quit, so the relaunch can start');
+    assert.equal(await quitCallsWithin(first.electron, 5_000), 1, 'the app quit, so the relaunch can start');
     const userData = first.electron.fake.userData;
     const saved = readdirSync(userData).filter((name) => name !== 'onboarded');
     assert.equal(saved.length, 1);
@@ -64,7 +66,7 @@ describe('relaunch from the wizard', () => {
     for (const resumeStep of ['../../etc/passwd', '', 'Screen Recording', 42]) {
       await assert.rejects(app.electron.fake.invoke('app:relaunch', { resumeStep }, wizard), /malformed/);
     }
-    await turns(5);
+    await quitCallsWithin(app.electron, 300); // a quit would have come by now
     assert.deepEqual([app.electron.fake.relaunchCalls, app.electron.fake.quitCalls], [0, 0]);
     assert.equal(existsSync(join(app.electron.fake.userData, 'onboarding-resume.json')), false);
     assert.equal(await app.electron.fake.invoke('onboarding:resume-step', undefined, wizard), null);
