@@ -179,7 +179,7 @@ export class Engine implements TandemEngine {
   async open(identifier: string, context: CallContext = {}): Promise<CallResult> {
     this.assertOpen();
     if (typeof identifier !== 'string' || identifier.trim() === '') {
-      throw new TandemError('bad-input', 'Send the app to open: a name ("Calculator"), a bundle/desktop id or a path.');
+      throw new TandemError('bad-input', 'No app to open was named.', { reason: 'no-app-named' });
     }
     if (identifier.length > LIMITS.queryChars) throw new TandemError('bad-input', `The app identifier is ${identifier.length} characters long; at most ${LIMITS.queryChars}.`);
     return this.queue.run(
@@ -290,7 +290,7 @@ export class Engine implements TandemEngine {
           // Over a socket the client is another process tree: without its pid, nothing says which
           // processes are the person's MCP client, so nothing is closed.
           if (context.viaSocket && context.clientPid === undefined) {
-            throw new TandemError('unsupported', "The connected client's process could not be identified (the socket gave no peer pid), so kill_app cannot tell which processes to spare.", { reason: 'client-unknown' });
+            throw new TandemError('unsupported', "The connected client's process could not be identified (the socket gave no peer pid), so Tandem cannot tell which processes to spare when it closes an app.", { reason: 'client-unknown' });
           }
           const progress = createProgress({ signal: context.signal, timeoutMs: this.transactionOptions.watchdogMs, log: record.log, now: this.transactionOptions.now });
           // Refusals touch nothing: no events, no files.

@@ -3,6 +3,7 @@
 
 import type { TruncationReason } from './model.js';
 import type { ChoiceReason } from './query.js';
+import type { Reason } from './reasons.js';
 
 export type CallStatus = 'ok' | 'cancelled' | 'watchdog' | 'error';
 
@@ -100,5 +101,5 @@ export interface CallResult {
   restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed' };
   durationMs: number;
   /** Set when status is not ok: the error's facts (`reason` is details.reason, when it has one). */
-  error?: { code: string; message: string; reason?: string; details?: Record<string, unknown> };
+  error?: { code: string; message: string; reason?: Reason; details?: Record<string, unknown> };
 }

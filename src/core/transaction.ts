@@ -17,7 +17,7 @@ import type { ClickOptions, Desktop, SnapshotLimits } from './desktop.js';
 import { diffTrees, formatDiff, summarizeDiff, textChanges, type TreeDiff } from './diff.js';
 import { SnapshotCache, refind, resolveIndexed, staleIndexError } from './elementIndex.js';
 import type { ActRequest } from './engineApi.js';
-import { TandemError, errorFacts, isTandemError, toTandemError } from './errors.js';
+import { TandemError, errorFacts, isTandemError, toTandemError, type ErrorDetails } from './errors.js';
 import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type GuardSession } from './guard.js';
 import { DEFAULT_PACING } from './inputPacing.js';
 import { LIMITS, checkPid, checkWindowId } from './limits.js';
@@ -82,8 +82,8 @@ export const MAX_REREADS = 2;
 
 // — validation (throws before anything is disturbed) —
 
-function bad(message: string): TandemError {
-  return new TandemError('bad-input', message);
+function bad(message: string, details?: ErrorDetails<'bad-input'>): TandemError {
+  return new TandemError('bad-input', message, details);
 }
 
 function finite(value: unknown): value is number {
@@ -114,7 +114,7 @@ function checkQuery(query: unknown, what: string): ElementQuery {
   if (hasIndex && (!Number.isInteger(q.index) || q.index! < 0 || q.index! > LIMITS.elementIndex)) throw bad(`${what}: element_index must be a whole number from 0 to ${LIMITS.elementIndex}, from the latest tree.`);
   if (hasText) checkLength(q.text!, LIMITS.queryChars, `${what}: the element text`);
   if (hasRole) checkLength(q.role!, LIMITS.queryChars, `${what}: the role`);
-  if (!hasText && !hasRole && !hasIndex) throw bad(`${what}: say which element — send text (part of its label), role, or element_index from the latest tree.`);
+  if (!hasText && !hasRole && !hasIndex) throw bad(`${what}: no element was named (no text, role or element_index).`, { reason: 'no-query' });
   return { ...(hasText ? { text: q.text } : {}), ...(hasRole ? { role: q.role } : {}), ...(hasIndex ? { index: q.index } : {}) };
 }
 
@@ -171,7 +171,7 @@ export function normalizeStep(step: Step, position: number): Step {
       if (typeof step.selected !== 'boolean') throw bad(`${what}: selected must be true or false.`);
       return { ...step, query: checkQuery(step.query, what) };
     default:
-      throw bad(`${what}: unknown step kind. Use click, type, type-text, press, scroll, drag, wait, element-action, set-value or set-selected.`);
+      throw bad(`${what}: unknown step kind.`, { reason: 'step-kind' });
   }
 }
 
@@ -331,12 +331,12 @@ class Transaction {
   private async prepare(): Promise<void> {
     const { pid, steps } = this.request;
     checkPid(pid);
-    if (!Array.isArray(steps) || steps.length === 0) throw bad('Send at least one step.');
+    if (!Array.isArray(steps) || steps.length === 0) throw bad('No steps were sent.', { reason: 'no-steps' });
     if (steps.length > LIMITS.steps) throw bad(`${steps.length} steps: at most ${LIMITS.steps} run in one call.`);
     this.steps = steps.map((step, i) => normalizeStep(step, i));
     const waited = this.steps.reduce((sum, step) => sum + (step.kind === 'wait' ? step.ms : step.kind === 'drag' ? step.durationMs : 0), 0);
     if (waited >= this.options.watchdogMs) {
-      throw bad(`The wait steps and drags add up to ${waited} ms, longer than the ${this.options.watchdogMs} ms watchdog allows one call: split the work into several calls.`);
+      throw bad(`The wait steps and drags add up to ${waited} ms, longer than the ${this.options.watchdogMs} ms watchdog allows one call.`, { reason: 'wait-too-long' });
     }
     const readProgress = createProgress({ signal: this.call.signal, timeoutMs: this.options.watchdogMs, log: this.log });
     const app = await this.desktop.appForPid(pid, readProgress);
