@@ -2,6 +2,7 @@
 // one queue, the one guard and the element index of a desktop, and runs every disruptive call
 // as a transaction (transaction.ts). Read-only calls never engage the guard or move anything.
 
+import type { DescribeSteps } from './stepsDone.js';
 import { ArtifactStore, type ArtifactFile, type ArtifactStoreOptions } from './artifacts.js';
 import { CallRecord } from './callRecord.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
@@ -82,6 +83,8 @@ export interface EngineOptions {
   snapshotLimits?: Partial<SnapshotLimits>;
   /** Clock (tests). */
   now?: () => number;
+  /** The words for the steps an acting call did, in its file and a late Esc's message: src/mcp/renderSteps.ts's. */
+  describeSteps: DescribeSteps;
 }
 
 type ArtifactWriter = Pick<ArtifactStore, 'writeCall'> & Partial<Pick<ArtifactStore, 'listFiles' | 'readFile'>>;
@@ -128,6 +131,7 @@ export class Engine implements TandemEngine {
       settle: { ...DEFAULT_SETTLE, ...this.options.settle },
       snapshotLimits: { ...DEFAULT_SNAPSHOT_LIMITS, ...this.options.snapshotLimits },
       now: this.options.now ?? Date.now,
+      describeSteps: this.options.describeSteps,
     };
   }
 
