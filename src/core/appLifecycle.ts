@@ -15,7 +15,7 @@
 
 import { startApp } from './appArrival.js';
 import type { Desktop, LaunchRequest, LaunchedApp, QuitRequest } from './desktop.js';
-import { TandemError } from './errors.js';
+import { TandemError, type ErrorDetails } from './errors.js';
 import { LIMITS } from './limits.js';
 import type { ElementNode, TreeSnapshot, WindowInfo } from './model.js';
 import { remainingMs, sleep, throwIfAborted, type Progress } from './progress.js';
@@ -48,7 +48,7 @@ export interface LaunchArguments {
   newInstance?: boolean;
 }
 
-function bad(message: string, details?: Record<string, unknown>): TandemError {
+function bad(message: string, details?: ErrorDetails<'bad-input'>): TandemError {
   return new TandemError('bad-input', message, details);
 }
 
@@ -63,7 +63,7 @@ const COMMAND_RUNNERS = /^(?:sh|bash|dash|zsh|ksh|mksh|csh|tcsh|fish|busybox|env
 /** Core's own check of launch_app's arguments (the MCP schema checked them first; the CLI and the app may not). */
 export function checkLaunchRequest(args: LaunchArguments): LaunchRequest {
   const given = (['name', 'id', 'path'] as const).filter((key) => args[key] !== undefined);
-  if (given.length !== 1) throw bad('Send exactly one of name, id or path.', { given });
+  if (given.length !== 1) throw bad(`${given.length ? given.join(' and ') : 'None of name, id and path'} given: one of them names the app.`, { reason: 'app-target', given });
   const kind = given[0];
   const value = args[kind];
   if (typeof value !== 'string' || value.trim() === '' || value.length > LIMITS.queryChars || value.includes('\0')) {

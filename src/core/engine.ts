@@ -2,6 +2,7 @@
 // one queue, the one guard and the element index of a desktop, and runs every disruptive call
 // as a transaction (transaction.ts). Read-only calls never engage the guard or move anything.
 
+import type { DescribeSteps } from './stepsDone.js';
 import { ArtifactStore, type ArtifactFile, type ArtifactStoreOptions } from './artifacts.js';
 import { CallRecord } from './callRecord.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
@@ -83,6 +84,8 @@ export interface EngineOptions {
   snapshotLimits?: Partial<SnapshotLimits>;
   /** Clock (tests). */
   now?: () => number;
+  /** The words for the steps an acting call did, in its file and a late Esc's message: src/mcp/renderSteps.ts's. */
+  describeSteps: DescribeSteps;
 }
 
 type ArtifactWriter = Pick<ArtifactStore, 'writeCall'> & Partial<Pick<ArtifactStore, 'listFiles' | 'readFile'>>;
@@ -129,6 +132,7 @@ export class Engine implements TandemEngine {
       settle: { ...DEFAULT_SETTLE, ...this.options.settle },
       snapshotLimits: { ...DEFAULT_SNAPSHOT_LIMITS, ...this.options.snapshotLimits },
       now: this.options.now ?? Date.now,
+      describeSteps: this.options.describeSteps,
     };
   }
 
@@ -180,7 +184,7 @@ export class Engine implements TandemEngine {
   async open(identifier: string, context: CallContext = {}): Promise<CallResult> {
     this.assertOpen();
     if (typeof identifier !== 'string' || identifier.trim() === '') {
-      throw new TandemError('bad-input', 'Send the app to open: a name ("Calculator"), a bundle/desktop id or a path.');
+      throw new TandemError('bad-input', 'No app to open was named.', { reason: 'no-app-named' });
     }
     if (identifier.length > LIMITS.queryChars) throw new TandemError('bad-input', `The app identifier is ${identifier.length} characters long; at most ${LIMITS.queryChars}.`);
     return this.queue.run(
@@ -291,7 +295,7 @@ export class Engine implements TandemEngine {
           // Over a socket the client is another process tree: without its pid, nothing says which
           // processes are the person's MCP client, so nothing is closed.
           if (context.viaSocket && context.clientPid === undefined) {
-            throw new TandemError('unsupported', "The connected client's process could not be identified (the socket gave no peer pid), so kill_app cannot tell which processes to spare.", { reason: 'client-unknown' });
+            throw new TandemError('unsupported', "The connected client's process could not be identified (the socket gave no peer pid), so Tandem cannot tell which processes to spare when it closes an app.", { reason: 'client-unknown' });
           }
           const progress = createProgress({ signal: context.signal, timeoutMs: this.transactionOptions.watchdogMs, log: record.log, now: this.transactionOptions.now });
           // Refusals touch nothing: no events, no files.

@@ -1,6 +1,9 @@
 // Domain errors: facts only. A code, a message that says what happened (never which tool to call
 // next), and structured details — `details.reason` names the case when the next move differs from
-// the code's usual one. The words that tell the model what to do live in src/mcp/errors.ts.
+// the code's usual one (a closed union per code, reasons.ts). The words that tell the model what
+// to do live in src/mcp/errors.ts.
+
+import type { Reason, ReasonCode, ReasonsByCode } from './reasons.js';
 
 export type ErrorCode =
   | 'bad-input' // the request is malformed: say what to send instead
@@ -20,12 +23,24 @@ export type ErrorCode =
   | 'busy' // reserved: the queue refused (not used while queueing is unbounded)
   | 'internal';
 
-export class TandemError extends Error {
-  readonly code: ErrorCode;
-  /** Extra facts for the summary (e.g. candidates for a failed query, running apps). */
-  readonly details?: Record<string, unknown>;
+// Every code has its (possibly empty) set of reasons, and no other code has any.
+const everyCodeHasReasons: [Exclude<ReasonCode, ErrorCode>, Exclude<ErrorCode, ReasonCode>] extends [never, never] ? true : never = true;
+void everyCodeHasReasons;
 
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+/**
+ * An error's structured facts. `reason` names the case, one of its code's (reasons.ts); for
+ * `cancelled` the case is `by`, who cancelled.
+ */
+export type ErrorDetails<C extends ErrorCode = ErrorCode> = ([C] extends ['cancelled'] ? { by?: ReasonsByCode['cancelled']; reason?: never } : { reason?: ReasonsByCode[C] }) & {
+  [fact: string]: unknown;
+};
+
+export class TandemError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  /** Extra facts for the summary (e.g. candidates for a failed query, running apps). */
+  readonly details?: ErrorDetails<C>;
+
+  constructor(code: C, message: string, details?: ErrorDetails<C>) {
     super(message);
     this.name = 'TandemError';
     this.code = code;
@@ -38,8 +53,9 @@ export function isTandemError(error: unknown, code?: ErrorCode): error is Tandem
 }
 
 /** The facts of a failure a CallResult carries: code, message, details and their reason key. */
-export function errorFacts(error: TandemError): { code: ErrorCode; message: string; reason?: string; details?: Record<string, unknown> } {
-  const reason = error.details?.reason ?? error.details?.by;
+export function errorFacts(error: TandemError): { code: ErrorCode; message: string; reason?: Reason; details?: Record<string, unknown> } {
+  const details = error.details as { reason?: Reason; by?: Reason } | undefined;
+  const reason = details?.reason ?? details?.by;
   return {
     code: error.code,
     message: error.message,

@@ -122,7 +122,7 @@ export class GuardSession {
     this.hooks.log(`the input guard stopped holding the keyboard and mouse (${reason}): stopping, nothing more is sent`);
     if (!this.controller.signal.aborted) {
       this.controller.abort(
-        new TandemError('guard-lost', `Tandem lost its hold on the person's keyboard and mouse (${reason}), so it stopped at once: nothing more was sent after that moment.`, { reason }),
+        new TandemError('guard-lost', `Tandem lost its hold on the person's keyboard and mouse (${reason}), so it stopped at once: nothing more was sent after that moment.`, { cause: reason }),
       );
     }
     void this.release('lost');

@@ -3,6 +3,8 @@
 
 import type { TruncationReason } from './model.js';
 import type { ChoiceReason } from './query.js';
+import type { Reason } from './reasons.js';
+import type { StepDone } from './stepsDone.js';
 
 export type CallStatus = 'ok' | 'cancelled' | 'watchdog' | 'error';
 
@@ -85,8 +87,8 @@ export interface CallResult {
   textEntries?: TextEntry[];
   /** Tree text of the app that took the front, when a handoff happened. */
   handoffTree?: string;
-  /** Steps actually completed, in order, with what was done ("scrolled 6 lines to reach …"). */
-  stepsDone: string[];
+  /** Steps actually completed, in order, as facts of what each did (src/mcp/renderSteps.ts words them). */
+  stepsDone: StepDone[];
   stepsTotal: number;
   /** Human key/pointer events swallowed while the guard was engaged. */
   humanInputBlocked: number;
@@ -100,5 +102,5 @@ export interface CallResult {
   restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed' };
   durationMs: number;
   /** Set when status is not ok: the error's facts (`reason` is details.reason, when it has one). */
-  error?: { code: string; message: string; reason?: string; details?: Record<string, unknown> };
+  error?: { code: string; message: string; reason?: Reason; details?: Record<string, unknown> };
 }

@@ -5,6 +5,7 @@
 // line moves the content (toolkits differ: GTK scrolls by a power of the page size), each step
 // covers most of the remaining distance at once (at most MAX_LINES_PER_STEP lines).
 
+import type { ScrolledInto } from './stepsDone.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
 import { refind } from './elementIndex.js';
 import { TandemError } from './errors.js';
@@ -38,8 +39,10 @@ export interface ScrollOutcome {
   snapshot: TreeSnapshot;
   /** Wheel lines scrolled (0 when the target was already in view). */
   lines: number;
-  /** "scrolled 7 lines down to reach \"Item 42\"" when scrolling happened. */
+  /** "scrolled 7 lines down to reach \"Item 42\"" when scrolling happened (the log's line). */
   note?: string;
+  /** The same as facts, for the step's StepDone. */
+  scrolled?: ScrolledInto;
 }
 
 export function centreOf(rect: Rect): Point {
@@ -182,7 +185,8 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
       if (element.visible && element.bounds) {
         const lines = Math.abs(totalX) + Math.abs(totalY);
         const note = lines ? `scrolled ${lines} line${lines === 1 ? '' : 's'} ${direction(totalX, totalY)} to reach ${label(original)}` : undefined;
-        return { point: centre, element, snapshot: current, lines, note };
+        const scrolled = lines ? { lines, direction: direction(totalX, totalY), target: label(original) } : undefined;
+        return { point: centre, element, snapshot: current, lines, note, ...(scrolled ? { scrolled } : {}) };
       }
       throw new TandemError('not-found', `${label(original)} is hidden although it lies inside the view: scrolling cannot reveal it.`, { reason: 'hidden-in-view' });
     }

@@ -11,12 +11,17 @@
 //
 // The file is private (folder 0700, file 0600) and replaced atomically (a 0600 temp file in the
 // same folder, then rename), so a reader never sees half a file.
+//
+// Core holds the settings as plain facts (names, bounds, defaults, sources) and checks values
+// with plain TypeScript against those bounds: the config file, the environment and callers that
+// do not come through MCP (the CLI, the app) are checked here. The zod schema set_config offers
+// and the words it shows the model are src/mcp's (mcp/settingsSchema.ts), built from these facts
+// and these same complaints, so both paths refuse a value with the same sentence.
 
 import { randomBytes } from 'node:crypto';
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_CALLS } from './artifacts.js';
 import { TandemError } from './errors.js';
 import { DEFAULT_WATCHDOG_MS, MAX_GRACE_MS } from './guard.js';
@@ -96,32 +101,39 @@ function preview(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/** The zod schema of one setting's value, whose every complaint names the setting and its allowed values. */
-export function settingSchema(name: SettingName): z.ZodType {
+/** The complaint about a value a setting cannot take: it names the setting and its allowed values. */
+export function settingComplaint(name: SettingName, value: unknown): string {
+  return `${name} must be ${allowedValues(name)}, not ${preview(value)}.`;
+}
+
+/** Whether `value` is one `name` may take (within its bounds, of its kind). */
+export function isAllowedValue(name: SettingName, value: unknown): boolean {
   const spec: SettingSpec = SETTING_SPECS[name];
-  const error = (issue: { input?: unknown }): string => `${name} must be ${allowedValues(name)}, not ${preview(issue.input)}.`;
-  if (spec.kind === 'number') return z.number({ error }).int({ error }).min(spec.min, { error }).max(spec.max, { error });
-  if (spec.kind === 'flag') return z.boolean({ error });
-  return z.enum(spec.choices as unknown as [string, ...string[]], { error });
+  if (spec.kind === 'number') return typeof value === 'number' && Number.isInteger(value) && value >= spec.min && value <= spec.max;
+  if (spec.kind === 'flag') return typeof value === 'boolean';
+  return typeof value === 'string' && spec.choices.includes(value);
 }
 
-/** A whole set of changes: known names only; null puts a setting back to its default. Built once. */
-export function settingsChangesSchema(): z.ZodObject {
-  return (changesSchema ??= buildChangesSchema());
+/** The complaint about names that are no setting. */
+export function unknownSettingsComplaint(keys: readonly string[]): string {
+  return `Unknown setting ${keys.map((key) => `"${key.slice(0, 40)}"`).join(', ')}: the settings are ${SETTING_NAMES.join(', ')}.`;
 }
 
-let changesSchema: z.ZodObject | undefined;
+/** The complaint about changes that are not an object of settings. */
+export function notSettingsComplaint(): string {
+  return `settings must be an object of setting names to values (${SETTING_NAMES.join(', ')}).`;
+}
 
-function buildChangesSchema(): z.ZodObject {
-  const shape = Object.fromEntries(
-    SETTING_NAMES.map((name) => [name, settingSchema(name).nullable().optional().describe(`${SETTING_SPECS[name].about}: ${allowedValues(name)}; null for the default (${JSON.stringify(DEFAULT_SETTINGS[name])}).`)]),
-  );
-  return z.strictObject(shape, {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `Unknown setting ${(issue.keys as string[]).map((key) => `"${key.slice(0, 40)}"`).join(', ')}: the settings are ${SETTING_NAMES.join(', ')}.`
-        : `settings must be an object of setting names to values (${SETTING_NAMES.join(', ')}).`,
-  }).describe('The settings to change, by name: e.g. {"watchdog_ms": 15000, "inline": true}. get_config lists them with their allowed values.');
+/** What is wrong with a whole set of changes (empty when nothing is): known names only, null for the default. */
+export function changesComplaints(changes: unknown): string[] {
+  if (typeof changes !== 'object' || changes === null || Array.isArray(changes)) return [notSettingsComplaint()];
+  const complaints: string[] = [];
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(changes)) {
+    if (!(SETTING_NAMES as string[]).includes(key)) unknown.push(key);
+    else if (value !== null && value !== undefined && !isAllowedValue(key as SettingName, value)) complaints.push(settingComplaint(key as SettingName, value));
+  }
+  return unknown.length ? [...complaints, unknownSettingsComplaint(unknown)] : complaints;
 }
 
 export type SettingsChanges = { [K in SettingName]?: Settings[K] | null };
@@ -152,8 +164,7 @@ function fromEnv(name: SettingName, raw: string): Settings[SettingName] {
   let value: unknown = text;
   if (spec.kind === 'number') value = /^-?\d+$/.test(text) ? Number(text) : raw;
   if (spec.kind === 'flag') value = ['on', '1', 'true', 'yes'].includes(text) ? true : ['off', '0', 'false', 'no'].includes(text) ? false : raw;
-  const parsed = settingSchema(name).safeParse(value);
-  if (parsed.success) return parsed.data as Settings[SettingName];
+  if (isAllowedValue(name, value)) return value as Settings[SettingName];
   const expected = spec.kind === 'flag' ? 'on or off' : spec.kind === 'number' ? `a whole number from ${spec.min} to ${spec.max}` : spec.choices.join(', ');
   throw new TandemError('bad-input', `${spec.env}=${raw} is not valid: set it to ${expected}, or unset it.`, { variable: spec.env, value: raw.slice(0, 80) });
 }
@@ -229,11 +240,9 @@ export class SettingsStore {
    * the person's own edit is never overwritten.
    */
   async update(changes: unknown): Promise<ConfigReport> {
-    const parsed = settingsChangesSchema().safeParse(changes);
-    if (!parsed.success) {
-      throw new TandemError('bad-input', parsed.error.issues.map((issue) => issue.message).join(' '), { issues: parsed.error.issues.map((issue) => issue.message) });
-    }
-    const wanted = parsed.data as SettingsChanges;
+    const complaints = changesComplaints(changes);
+    if (complaints.length) throw new TandemError('bad-input', complaints.join(' '), { issues: complaints });
+    const wanted = changes as SettingsChanges;
     if (!Object.values(wanted).some((value) => value !== undefined)) {
       throw new TandemError('bad-input', `No setting to change was sent (settings: ${SETTING_NAMES.join(', ')}).`, { reason: 'no-settings', settings: [...SETTING_NAMES] });
     }
@@ -316,9 +325,8 @@ export function readSettingsFile(file: string, uid?: number): { values: Partial<
       problems.push(`"${key.slice(0, 40)}" is not a setting (the settings are ${SETTING_NAMES.join(', ')})`);
       continue;
     }
-    const parsed = settingSchema(key as SettingName).safeParse(value);
-    if (parsed.success) values[key] = parsed.data;
-    else problems.push(parsed.error.issues[0]?.message.replace(/\.$/, '') ?? `${key} is invalid`);
+    if (isAllowedValue(key as SettingName, value)) values[key] = value;
+    else problems.push(settingComplaint(key as SettingName, value).replace(/\.$/, ''));
   }
   const error = problems.length ? `The config file ${file} has ${problems.length === 1 ? 'a setting' : 'settings'} Tandem ignores: ${problems.join('; ')}.` : undefined;
   return { values: values as Partial<Settings>, ...(error ? { error } : {}) };

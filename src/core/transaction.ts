@@ -17,7 +17,8 @@ import type { ClickOptions, Desktop, SnapshotLimits } from './desktop.js';
 import { diffTrees, formatDiff, summarizeDiff, textChanges, type TreeDiff } from './diff.js';
 import { SnapshotCache, refind, resolveIndexed, staleIndexError } from './elementIndex.js';
 import type { ActRequest } from './engineApi.js';
-import { TandemError, errorFacts, isTandemError, toTandemError } from './errors.js';
+import type { DescribeSteps, DoneAt, ScrolledInto, StepDone } from './stepsDone.js';
+import { TandemError, errorFacts, isTandemError, toTandemError, type ErrorDetails } from './errors.js';
 import { abortable, abortReason, type GuardPolicy, type GuardReleaseReason, type GuardSession } from './guard.js';
 import { DEFAULT_PACING } from './inputPacing.js';
 import { LIMITS, checkPid, checkWindowId } from './limits.js';
@@ -43,6 +44,8 @@ export interface TransactionOptions {
   settle: SettleOptions;
   snapshotLimits: SnapshotLimits;
   now: () => number;
+  /** The words for the steps done, in the call's file and a late Esc's message (src/mcp/renderSteps.ts). */
+  describeSteps: DescribeSteps;
 }
 
 export interface TransactionDeps {
@@ -82,8 +85,13 @@ export const MAX_REREADS = 2;
 
 // — validation (throws before anything is disturbed) —
 
-function bad(message: string): TandemError {
-  return new TandemError('bad-input', message);
+/** Where a pointer step went, as a fact: the point, and the element there by its tree label. */
+function doneAt({ point, element }: { point: Point; element: ElementNode | null }): DoneAt {
+  return element ? { point, element: formatElementLabel(element) } : { point };
+}
+
+function bad(message: string, details?: ErrorDetails<'bad-input'>): TandemError {
+  return new TandemError('bad-input', message, details);
 }
 
 function finite(value: unknown): value is number {
@@ -114,7 +122,7 @@ function checkQuery(query: unknown, what: string): ElementQuery {
   if (hasIndex && (!Number.isInteger(q.index) || q.index! < 0 || q.index! > LIMITS.elementIndex)) throw bad(`${what}: element_index must be a whole number from 0 to ${LIMITS.elementIndex}, from the latest tree.`);
   if (hasText) checkLength(q.text!, LIMITS.queryChars, `${what}: the element text`);
   if (hasRole) checkLength(q.role!, LIMITS.queryChars, `${what}: the role`);
-  if (!hasText && !hasRole && !hasIndex) throw bad(`${what}: say which element — send text (part of its label), role, or element_index from the latest tree.`);
+  if (!hasText && !hasRole && !hasIndex) throw bad(`${what}: no element was named (no text, role or element_index).`, { reason: 'no-query' });
   return { ...(hasText ? { text: q.text } : {}), ...(hasRole ? { role: q.role } : {}), ...(hasIndex ? { index: q.index } : {}) };
 }
 
@@ -171,7 +179,7 @@ export function normalizeStep(step: Step, position: number): Step {
       if (typeof step.selected !== 'boolean') throw bad(`${what}: selected must be true or false.`);
       return { ...step, query: checkQuery(step.query, what) };
     default:
-      throw bad(`${what}: unknown step kind. Use click, type, type-text, press, scroll, drag, wait, element-action, set-value or set-selected.`);
+      throw bad(`${what}: unknown step kind.`, { reason: 'step-kind' });
   }
 }
 
@@ -277,7 +285,7 @@ class Transaction {
   private treeIsStale = false;
   private lastClickTarget: ElementNode | null = null;
   private clickPoint: Point | undefined;
-  private readonly stepsDone: string[] = [];
+  private readonly stepsDone: StepDone[] = [];
   private after: TreeSnapshot | null = null;
   private diff: TreeDiff | null = null;
   private appExited = false;
@@ -331,12 +339,12 @@ class Transaction {
   private async prepare(): Promise<void> {
     const { pid, steps } = this.request;
     checkPid(pid);
-    if (!Array.isArray(steps) || steps.length === 0) throw bad('Send at least one step.');
+    if (!Array.isArray(steps) || steps.length === 0) throw bad('No steps were sent.', { reason: 'no-steps' });
     if (steps.length > LIMITS.steps) throw bad(`${steps.length} steps: at most ${LIMITS.steps} run in one call.`);
     this.steps = steps.map((step, i) => normalizeStep(step, i));
     const waited = this.steps.reduce((sum, step) => sum + (step.kind === 'wait' ? step.ms : step.kind === 'drag' ? step.durationMs : 0), 0);
     if (waited >= this.options.watchdogMs) {
-      throw bad(`The wait steps and drags add up to ${waited} ms, longer than the ${this.options.watchdogMs} ms watchdog allows one call: split the work into several calls.`);
+      throw bad(`The wait steps and drags add up to ${waited} ms, longer than the ${this.options.watchdogMs} ms watchdog allows one call.`, { reason: 'wait-too-long' });
     }
     const readProgress = createProgress({ signal: this.call.signal, timeoutMs: this.options.watchdogMs, log: this.log });
     const app = await this.desktop.appForPid(pid, readProgress);
@@ -468,7 +476,7 @@ class Transaction {
    * Awaits a step like step(), but when an abort interrupts it, gives the step a moment to
    * finish: a click that happened while Esc was pressed is reported as done, honestly.
    */
-  private async runReported(running: Promise<string>): Promise<string> {
+  private async runReported(running: Promise<StepDone>): Promise<StepDone> {
     try {
       return await this.step(running);
     } catch (error) {
@@ -674,7 +682,7 @@ class Transaction {
     return screenPointOf(view, pixel);
   }
 
-  private async runStep(step: Step, index: number): Promise<string> {
+  private async runStep(step: Step, index: number): Promise<StepDone> {
     const progress = this.progress;
     switch (step.kind) {
       case 'click': {
@@ -692,11 +700,7 @@ class Transaction {
           element = elementAtPoint((await this.freshTree()).elements, point);
         }
         const reached = await this.clickAt(element, point, { button: step.button, count: step.count, modifiers: step.modifiers });
-        const verb = step.count === 2 ? 'double-clicked' : step.button === 'right' ? 'right-clicked' : step.button === 'middle' ? 'middle-clicked' : 'clicked';
-        const what = reached.element ? `${formatElementLabel(reached.element)} at ` : '';
-        const mods = step.modifiers.length ? ` with ${step.modifiers.join('+')}` : '';
-        const clicked = `${verb} ${what}${reached.point.x},${reached.point.y}${mods}`;
-        return reached.note ? `${reached.note}, then ${clicked}` : clicked;
+        return { kind: 'click', button: step.button, count: step.count, at: doneAt(reached), modifiers: step.modifiers, ...(reached.scrolled ? { scrolled: reached.scrolled } : {}) };
       }
       case 'type': {
         const secure = await this.isSecureDestination(index);
@@ -705,7 +709,7 @@ class Transaction {
         progress.log(secure ? 'typing into a secure field' : `typing ${[...step.text].length} characters`);
         await this.desktop.typeText(step.text, secure ? { ...progress, secretInput: true } : progress);
         this.treeIsStale = true;
-        return `typed ${shownText(step.text, secure)}`;
+        return { kind: 'type', text: shownText(step.text, secure) };
       }
       case 'type-text':
         return this.typeTextStep(step, index);
@@ -723,18 +727,15 @@ class Transaction {
         } catch (error) {
           // Said honestly when some presses went in before the stop (the step is then reported as done that far).
           if (!progress.signal.aborted || pressed === 0) throw error;
-          return `pressed ${keys} ${pressed} of ${count} times, then stopped`;
+          return { kind: 'press', keys, count, pressed };
         }
-        return `pressed ${keys}${count > 1 ? ` ×${count}` : ''}`;
+        return { kind: 'press', keys, count, pressed: count };
       }
       case 'scroll': {
         const { point, element } = await this.pointerAt(step.target, index);
         await this.desktop.scroll(point, step.deltaX, step.deltaY, progress);
         this.treeIsStale = true;
-        const parts: string[] = [];
-        if (step.deltaY) parts.push(`${Math.abs(step.deltaY)} lines ${step.deltaY > 0 ? 'down' : 'up'}`);
-        if (step.deltaX) parts.push(`${Math.abs(step.deltaX)} lines ${step.deltaX > 0 ? 'right' : 'left'}`);
-        return `scrolled ${parts.join(' and ')} ${element ? `over ${formatElementLabel(element)} ` : ''}at ${point.x},${point.y}`;
+        return { kind: 'scroll', deltaX: step.deltaX, deltaY: step.deltaY, at: doneAt({ point, element }) };
       }
       case 'drag': {
         // Both ends from the same tree, before anything moves: the drag itself changes the app.
@@ -743,37 +744,35 @@ class Transaction {
         await this.desktop.drag(from.point, to.point, { button: step.button, modifiers: step.modifiers, durationMs: step.durationMs }, progress);
         this.clickPoint = to.point;
         this.treeIsStale = true;
-        const end = ({ point, element }: { point: Point; element: ElementNode | null }): string => `${element ? `${formatElementLabel(element)} at ` : ''}${point.x},${point.y}`;
-        const how = [step.button !== 'left' ? `the ${step.button} button` : '', step.modifiers.length ? step.modifiers.join('+') : ''].filter(Boolean);
-        return `dragged from ${end(from)} to ${end(to)} in ${step.durationMs} ms${how.length ? ` with ${how.join(' and ')}` : ''}`;
+        return { kind: 'drag', from: doneAt(from), to: doneAt(to), durationMs: step.durationMs, button: step.button, modifiers: step.modifiers };
       }
       case 'wait':
         await sleep(step.ms, progress);
-        return `waited ${step.ms} ms`;
+        return { kind: 'wait', ms: step.ms };
       case 'element-action': {
         const element = await this.locate(step.query, index);
         await this.desktop.performAction({ element, action: step.action }, progress);
         this.treeIsStale = true;
-        return `performed "${step.action}" on ${formatElementLabel(element)}`;
+        return { kind: 'element-action', action: step.action, element: formatElementLabel(element) };
       }
       case 'set-value': {
         const element = await this.locate(step.query, index);
         const secure = element.secure || this.destinations.get(index) === 'secure';
         await this.desktop.setValue(element, step.value, progress);
         this.treeIsStale = true;
-        return `set ${formatElementLabel(element)} to ${shownText(step.value, secure)}`;
+        return { kind: 'set-value', element: formatElementLabel(element), value: shownText(step.value, secure) };
       }
       case 'set-selected': {
         const element = await this.locate(step.query, index);
         await this.desktop.setSelected(element, step.selected, progress);
         this.treeIsStale = true;
-        return `${step.selected ? 'selected' : 'deselected'} ${formatElementLabel(element)}`;
+        return { kind: 'set-selected', selected: step.selected, element: formatElementLabel(element) };
       }
     }
   }
 
   /** Clicks `point` (on `element` when known), scrolled into view first; the tree is stale after it. */
-  private async clickAt(element: ElementNode | null, point: Point, options: ClickOptions): Promise<{ point: Point; element: ElementNode | null; note?: string }> {
+  private async clickAt(element: ElementNode | null, point: Point, options: ClickOptions): Promise<{ point: Point; element: ElementNode | null; note?: string; scrolled?: ScrolledInto }> {
     const progress = this.progress;
     const reached = await scrollIntoView(
       {
@@ -802,7 +801,7 @@ class Transaction {
    * caret), else — or when asked — type it as paced keys. The target is the element the query
    * names, else the focused one. How it went in is kept as a fact for the answer.
    */
-  private async typeTextStep(step: TypeTextStep, index: number): Promise<string> {
+  private async typeTextStep(step: TypeTextStep, index: number): Promise<StepDone> {
     const progress = this.progress;
     let target = step.query ? await this.locate(step.query, index) : focusedIn(this.current.elements);
     if (!step.query && !target) {
@@ -829,7 +828,7 @@ class Transaction {
           await this.desktop.insertText(target, step.text, progress);
           this.treeIsStale = true;
           this.textEntries.push({ step: index, method: 'insertion', element: candidateOf(target) });
-          return `inserted ${shownText(step.text, secure)} into ${label}`;
+          return { kind: 'insert', text: shownText(step.text, secure), into: label };
         } catch (error) {
           // Refused before anything went in (no such interface, or the value not taken: macOS
           // maps that to bad-input): typing keys can still do it. Anything else is a real failure.
@@ -843,18 +842,18 @@ class Transaction {
       }
     }
     // Keys go to the focus: an element named by the query that does not have it is clicked first.
-    let clicked = '';
+    let clicked: (DoneAt & { scrolled?: ScrolledInto }) | undefined;
     if (target && step.query && !target.focused) {
       const bounds = target.bounds ?? estimateBounds(this.current.elements, target);
       if (!bounds) throw new TandemError('unsupported', `${label} has no position on screen to click before typing.`, { reason: 'no-position-to-type', index: target.index });
       const reached = await this.clickAt(target, centreOf(bounds), { button: 'left', count: 1, modifiers: [] });
-      clicked = `${reached.note ? `${reached.note}, ` : ''}clicked ${label} at ${reached.point.x},${reached.point.y}, then `;
+      clicked = { point: reached.point, element: label, ...(reached.scrolled ? { scrolled: reached.scrolled } : {}) };
     }
     progress.log(secure ? 'typing into a secure field' : `typing${count}`);
     await this.desktop.typeText(step.text, secure ? { ...progress, secretInput: true } : progress);
     this.treeIsStale = true;
     this.textEntries.push({ step: index, method: 'keys', reason, ...(target ? { element: candidateOf(target) } : {}) });
-    return `${clicked}typed ${shownText(step.text, secure)}${target && !clicked ? ` into ${label}` : ''} as keys`;
+    return { kind: 'type-keys', text: shownText(step.text, secure), ...(clicked ? { clicked } : target ? { into: label } : {}) };
   }
 
   // — release, restore, persist —
@@ -867,7 +866,7 @@ class Transaction {
       const graceLeft = this.graceEndsAt - this.options.now();
       if (this.session && status === 'ok' && graceLeft > 0) {
         // The answer does not wait for the grace period: the guard outlives the call instead.
-        this.deps.guard.linger(this.session, graceLeft, `${this.request.tool}: ${this.stepsDone.join('; ')}`);
+        this.deps.guard.linger(this.session, graceLeft, `${this.request.tool}: ${this.options.describeSteps(this.stepsDone)}`);
       } else if (this.session) {
         await this.session.release(releaseReason(status));
       }
@@ -933,7 +932,7 @@ class Transaction {
   private artifactText(status: CallStatus, summary: string): string {
     const lines = [
       `# ${this.request.tool}  pid: ${this.request.pid}  app: ${this.appName}  status: ${status}`,
-      `# steps: ${this.stepsDone.join('; ') || '(none completed)'}`,
+      `# steps: ${this.options.describeSteps(this.stepsDone) || '(none completed)'}`,
       `# summary: ${summary}`,
     ];
     if (this.handoff) lines.push(`# app_switch: pid ${this.handoff.frontmost.pid} (${this.handoff.frontmost.app}) took the front`);

@@ -23,6 +23,7 @@ import { LazyDesktop } from './lazyDesktop.js';
 import { attachServerOverlay } from '../core/overlayVisibility.js';
 import { SettingsStore } from '../core/settings.js';
 import { configFile } from './configPaths.js';
+import { describeStepsDone } from '../mcp/renderSteps.js';
 
 /** TANDEM_OVERLAY_PULSE: on/off, or undefined to follow the desktop's reduced-motion setting. */
 export function overlayPulseFromEnv(env: NodeJS.ProcessEnv): boolean | undefined {
@@ -57,7 +58,7 @@ export function createLazyDesktop(env: NodeJS.ProcessEnv = process.env, options:
  * error rather than a server that does not start.
  */
 export async function createEngine(desktop: Desktop, env: NodeJS.ProcessEnv = process.env): Promise<TandemEngine> {
-  return new Engine(desktop, { artifacts: { env }, settings: settingsStoreFromEnv(env) });
+  return new Engine(desktop, { artifacts: { env }, settings: settingsStoreFromEnv(env), describeSteps: describeStepsDone });
 }
 
 /**

@@ -6,6 +6,7 @@ import { INSPECTION } from '../core/engine.js';
 import type { EngineEventMap, TandemEngine } from '../core/engineApi.js';
 import type { CallResult } from '../core/result.js';
 import type { FeedCall } from '../shared/types.js';
+import { describeStepDone } from '../mcp/renderSteps.js';
 
 export const DEFAULT_FEED_LIMIT = 100;
 /** Inspection reads the app makes for itself (the wizard's permission checks) are not an agent's calls. */
@@ -37,7 +38,7 @@ function finishedCard(card: FeedCall, result: CallResult): FeedCall {
     file: result.file,
     hasScreenshot: Boolean(result.screenshot),
     handoff: result.appSwitch ? { pid: result.appSwitch.pid, app: result.appSwitch.app } : undefined,
-    steps: result.stepsDone,
+    steps: result.stepsDone.map(describeStepDone),
     currentStep: undefined,
     humanInputBlocked: result.humanInputBlocked,
     watchdogFired: result.watchdogFired,

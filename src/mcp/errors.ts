@@ -5,6 +5,7 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorFacts, toTandemError, type ErrorCode } from '../core/errors.js';
+import type { Reason, ReasonKey } from '../core/reasons.js';
 import { quoteText } from '../core/treeFormat.js';
 import { notAccessibleHint, notAccessibleMessage, unreadableFrom } from './notAccessible.js';
 
@@ -29,9 +30,11 @@ const GUIDANCE: Record<ErrorCode, string> = {
 
 /**
  * The next move where a case of an error code (its `details.reason`, set by core or a backend)
- * needs other words than the code's GUIDANCE.
+ * needs other words than the code's GUIDANCE. Total over core's reasons (core/reasons.ts): a case
+ * core adds without words here, or words for a case core dropped, fails the build. `null` says
+ * on purpose that the code's GUIDANCE fits the case.
  */
-const GUIDANCE_BY_REASON: Record<string, string> = {
+const GUIDANCE_BY_REASON: Record<ReasonKey, string | null> = {
   'bad-input/pid': 'Take the pid from list_applications, or start the app with open_application_and_traverse to get its pid.',
   'bad-input/window-id': 'Take the window_id from list_windows {pid}.',
   'bad-input/no-query': 'Say which element: send text (part of its label), role, or element_index from the latest tree.',
@@ -80,11 +83,28 @@ const GUIDANCE_BY_REASON: Record<string, string> = {
   'unsupported/client-unknown': 'Ask the person to close the app themselves, or to use Tandem through `tandem mcp --direct`, where the client is known.',
   'bad-input/command-runner': 'launch_app starts apps, not shells or interpreters: name the app itself (its .desktop name or its program path). To run a command, ask the person.',
   'cancelled/caller': 'The call was cancelled before it finished; call refresh_traversal to see the current state.',
+  'bad-input/app-target': 'Send exactly one of name, id or path.',
+  'bad-input/no-app-named': 'Send the app to open: a name ("Calculator"), a bundle/desktop id or a path.',
+  'bad-input/no-steps': 'Send at least one step.',
+  'bad-input/step-kind': 'Use click, type, type-text, press, scroll, drag, wait, element-action, set-value or set-selected.',
+  'bad-input/wait-too-long': 'Split the work into several calls.',
+  'bad-input/action-unknown': 'Send one of the actions listed, or a raw AX action name such as "AXPress".',
+  'unknown-app/no-program': 'launch_app takes the absolute path of an executable or of a .desktop file.',
+  'unknown-app/open-failed': 'Send an app name (e.g. "TextEdit"), a bundle id (e.g. "com.apple.TextEdit") or a path.',
+  // notAccessible.ts writes the words for an unreadable app from its facts.
+  'not-accessible/not-registered': null,
+  'not-accessible/no-content': null,
+  // Artifact reads (resources): the code's words fit.
+  'not-found/missing': null,
+  'permission/symlink': null,
+  'permission/foreign': null,
+  'unsupported/refused': null,
+  'cancelled/person': null,
 };
 
 /** The next move for an error: its case's words when it has its own, else its code's. */
-export function guidanceFor(code: string, reason?: string): string {
-  return (reason && GUIDANCE_BY_REASON[`${code}/${reason}`]) || GUIDANCE[code as ErrorCode] || GUIDANCE.internal;
+export function guidanceFor(code: string, reason?: Reason): string {
+  return (reason && GUIDANCE_BY_REASON[`${code}/${reason}` as ReasonKey]) || GUIDANCE[code as ErrorCode] || GUIDANCE.internal;
 }
 
 /** A not-found window's details: the windows the pid has, to pick from. */

@@ -12,6 +12,7 @@ import { artifactLink } from './artifactResources.js';
 import { errorLines } from './errors.js';
 import { nextMoveFor, truncationText } from './nextMove.js';
 import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
+import { describeStepDone, describeStepsDone } from './renderSteps.js';
 
 /** Text changes listed inline; the rest are in the diff file. */
 const MAX_TEXT_CHANGE_LINES = 12;
@@ -35,7 +36,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
       ...(field ? { field, name: name ?? '' } : {}),
       ...excerptChange(before, after, MAX_STRUCTURED_CHANGE_CHARS),
     })),
-    steps: [...result.stepsDone],
+    steps: result.stepsDone.map(describeStepDone),
     steps_total: result.stepsTotal,
     human_input_blocked: result.humanInputBlocked,
     watchdog: result.watchdogFired,
@@ -122,7 +123,7 @@ function restoreText(result: CallResult): string | undefined {
 function stepsText(result: CallResult): string | undefined {
   if (result.stepsTotal === 0 && result.stepsDone.length === 0) return undefined;
   const done = `${result.stepsDone.length}/${result.stepsTotal} done`;
-  return result.stepsDone.length ? `${done}: ${result.stepsDone.join('; ')}` : done;
+  return result.stepsDone.length ? `${done}: ${describeStepsDone(result.stepsDone)}` : done;
 }
 
 function appSwitchText(result: CallResult): string | undefined {

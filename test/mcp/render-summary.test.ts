@@ -16,7 +16,7 @@ function result(fields: Partial<CallResult> = {}): CallResult {
     visibleElements: 30,
     summary: '1 text change',
     textChanges: [],
-    stepsDone: ['clicked [PushButton] "OK" at 10,10'],
+    stepsDone: [{ kind: 'click', button: 'left', count: 1, at: { point: { x: 10, y: 10 }, element: '[PushButton] "OK"' }, modifiers: [] }],
     stepsTotal: 1,
     humanInputBlocked: 0,
     watchdogFired: false,
@@ -116,7 +116,7 @@ describe('render: CallResult as summary lines and structuredContent', () => {
   it('should explain which of two elements with one label a step used, why, and how to get the other', () => {
     const rendered = renderCallResult(
       result({
-        stepsDone: ['clicked [Text] "Memo" at 305,232', 'typed "hi"'],
+        stepsDone: [{ kind: 'click', button: 'left', count: 1, at: { point: { x: 305, y: 232 }, element: '[Text] "Memo"' }, modifiers: [] }, { kind: 'type', text: '"hi"' }],
         stepsTotal: 2,
         choices: [{ step: 0, chosen: { index: 9, role: 'Text', name: 'Memo' }, over: { index: 8, role: 'Label', name: 'Memo' }, reason: 'editable', matched: 2 }],
       }),

@@ -10,6 +10,7 @@ import { Engine, type EngineOptions } from '../../src/core/engine.js';
 import type { EngineEventMap, EngineEventName } from '../../src/core/engineApi.js';
 import type { ClickStep, ElementQuery, PressStep, Step, TypeStep } from '../../src/core/steps.js';
 import { ScriptedDesktop, type ScriptedDesktopOptions, type ScriptedNodeSpec } from './scriptedDesktop.js';
+import { describeStepsDone } from '../../src/mcp/renderSteps.js';
 
 export const FINDER = 100;
 export const COUNTER = 200;
@@ -107,7 +108,7 @@ export async function engineFixture(desktop: ScriptedDesktop = counterDesktop(),
   const store = await ArtifactStore.open({ dir: artifactsDir });
   // No grace period by default: most tests look at the guard right after the call returns (the
   // grace period outliving the call has tests of its own).
-  const engine = new Engine(desktop, { artifacts: store, graceMs: 0, settle: { quietMs: 0, capMs: 0, fallbackMs: 0 }, ...options });
+  const engine = new Engine(desktop, { artifacts: store, graceMs: 0, settle: { quietMs: 0, capMs: 0, fallbackMs: 0 }, describeSteps: describeStepsDone, ...options });
   const events: RecordedEvent[] = [];
   const names: EngineEventName[] = ['call-started', 'guard-engaged', 'guard-released', 'step', 'call-finished', 'log'];
   for (const event of names) engine.on(event, (payload) => events.push({ event, payload }));

@@ -12,6 +12,7 @@ import type { DragStep } from '../../src/core/steps.js';
 import { indexOfLineNumber } from '../../src/core/treeFormat.js';
 import { COUNTER, FINDER, START_CURSOR, act, clickOn, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import type { ScriptedDesktop } from '../support/scriptedDesktop.js';
+import { stepsText } from '../support/modelText.js';
 
 async function indexInTreeFile(file: string, prefix: string): Promise<number> {
   const lines = (await readFile(file, 'utf8')).split('\n');
@@ -52,7 +53,7 @@ describe('engine: drag', () => {
     const result = await engine.act(act(COUNTER, drag({ windowPoint: { x: 10, y: 210 } }, { windowPoint: { x: 160, y: 210 } }, { durationMs: 500 })));
 
     assert.equal(result.status, 'ok', result.error?.message);
-    assert.deepEqual(result.stepsDone, ['dragged from 10,210 to 160,210 in 500 ms']);
+    assert.deepEqual(stepsText(result), ['dragged from 10,210 to 160,210 in 500 ms']);
     assert.deepEqual(desktop.actions(), ['guard:engage', 'activate 200', 'drag 10,210 -> 160,210 500ms', 'guard:release', 'move-cursor 5,5', 'activate 100']);
     assert.match(await fixture.artifactText(), /~ \[Slider\] "Volume" \| value: '0' -> '75'/);
     assert.deepEqual(desktop.cursor, START_CURSOR);
@@ -80,7 +81,7 @@ describe('engine: drag', () => {
     const result = await engine.act(act(COUNTER, drag({ query: { index: slider } }, { query: { index: label } }, { button: 'right', modifiers: ['shift'] })));
 
     assert.equal(result.status, 'ok', result.error?.message);
-    assert.deepEqual(result.stepsDone, ['dragged from [Slider] "Volume" at 110,210 to [Label] "Status: idle" at 110,180 in 300 ms with the right button and shift']);
+    assert.deepEqual(stepsText(result), ['dragged from [Slider] "Volume" at 110,210 to [Label] "Status: idle" at 110,180 in 300 ms with the right button and shift']);
     assert.ok(desktop.actions().includes('drag 110,210 -> 110,180 300ms right shift'), desktop.actions().join('\n'));
   });
 
@@ -104,7 +105,7 @@ describe('engine: drag', () => {
       [drag(point, point, { durationMs: 1e9 }), /durationMs must be a number of milliseconds from 0 to 10000/],
       [drag(point, point, { durationMs: Number.NaN }), /durationMs/],
       [drag(point, { point: { x: 1e9, y: 0 } }), /to: x and y must be within ±100000/],
-      [drag(point, undefined as unknown as DragStep['to']), /to: say which element/],
+      [drag(point, undefined as unknown as DragStep['to']), /to: no element was named/],
       [drag(point, point, { button: 'thumb' as DragStep['button'] }), /button must be left, right or middle/],
     ] as const) {
       await assert.rejects(engine.act(act(COUNTER, step)), (e) => isTandemError(e, 'bad-input') && pattern.test(e.message), String(pattern));
@@ -121,7 +122,7 @@ describe('engine: drag', () => {
     const result = await engine.act(act(COUNTER, drag({ point: { x: 10, y: 210 } }, { point: { x: 160, y: 210 } }, { durationMs: 5_000 }), clickOn('Count: 0')));
 
     assert.equal(result.status, 'cancelled');
-    assert.deepEqual(result.stepsDone, []);
+    assert.deepEqual(stepsText(result), []);
     assert.ok(!desktop.calls.some((call) => call.startsWith('click')), 'the step after the drag never ran');
     assert.equal(desktop.guardEngaged, false);
     assert.deepEqual(desktop.cursor, START_CURSOR);
@@ -135,7 +136,7 @@ describe('engine: drag', () => {
     const result = await engine.act(act(COUNTER, clickOn('Name'), drag({ point: { x: 20, y: 105 } }, { point: { x: 100, y: 105 } }), { kind: 'type', text: 'hi' }));
     assert.equal(result.status, 'ok', result.error?.message);
     assert.equal(name.value, 'hi');
-    assert.deepEqual(result.stepsDone, ['clicked [Text] "Name" at 110,105', 'dragged from 20,105 to 100,105 in 300 ms', 'typed "hi"']);
+    assert.deepEqual(stepsText(result), ['clicked [Text] "Name" at 110,105', 'dragged from 20,105 to 100,105 in 300 ms', 'typed "hi"']);
   });
 });
 

@@ -3,7 +3,7 @@ import { afterEach, describe, it } from 'node:test';
 import { TandemError, isTandemError } from '../../src/core/errors.js';
 import { ScriptedDesktop } from '../support/scriptedDesktop.js';
 import { COUNTER, FINDER, START_CURSOR, act, clickAt, clickOn, engineFixture, eventNames, press, typeText, type EngineFixture } from '../support/engineFixtures.js';
-import { modelText } from '../support/modelText.js';
+import { modelText, stepsText } from '../support/modelText.js';
 
 describe('engine transaction', () => {
   let fixture: EngineFixture;
@@ -29,7 +29,7 @@ describe('engine transaction', () => {
 
     assert.equal(result.summary, '1 text change');
     assert.deepEqual(result.textChanges, [{ role: 'PushButton', before: 'Count: 0', after: 'Count: 1' }]);
-    assert.deepEqual(result.stepsDone, ['clicked [PushButton] "Count: 0" at 60,25']);
+    assert.deepEqual(stepsText(result), ['clicked [PushButton] "Count: 0" at 60,25']);
     assert.equal(result.stepsTotal, 1);
     assert.ok(result.file?.startsWith(fixture.artifactsDir) && result.file.endsWith('_act.txt'));
     assert.ok(result.screenshot?.endsWith('_act.png'));
@@ -44,7 +44,7 @@ describe('engine transaction', () => {
 
     assert.equal(result.status, 'ok');
     assert.deepEqual(desktop.actions(), ['guard:engage', 'activate 200', 'click 110,105', 'type  Smith', 'key meta+return', 'guard:release', 'move-cursor 5,5', 'activate 100']);
-    assert.deepEqual(result.stepsDone, ['clicked [Text] "Name" at 110,105', 'typed " Smith"', 'pressed meta+return']);
+    assert.deepEqual(stepsText(result), ['clicked [Text] "Name" at 110,105', 'typed " Smith"', 'pressed meta+return']);
     assert.deepEqual(eventNames(events, 'call-started', 'guard-engaged', 'step', 'guard-released', 'call-finished'), [
       'call-started', 'guard-engaged', 'step', 'step', 'step', 'guard-released', 'call-finished',
     ]);
@@ -100,7 +100,7 @@ describe('engine transaction', () => {
 
     assert.equal(result.status, 'error');
     assert.equal(result.error?.code, 'not-found');
-    assert.deepEqual(result.stepsDone, ['clicked [PushButton] "Count: 0" at 60,25']);
+    assert.deepEqual(stepsText(result), ['clicked [PushButton] "Count: 0" at 60,25']);
     assert.match(result.summary, /^failed after 1 of 2 steps; 1 text change$/);
     assert.equal(desktop.guardEngaged, false);
     assert.deepEqual(desktop.cursor, START_CURSOR);
@@ -183,7 +183,7 @@ describe('engine transaction', () => {
       ),
     );
     assert.equal(result.status, 'ok');
-    assert.deepEqual(result.stepsDone, ['performed "press" on [PushButton] "Count: 0"', 'set [Text] "Name" to "Ada"', 'selected [ListItem] "Item 2"']);
+    assert.deepEqual(stepsText(result), ['performed "press" on [PushButton] "Count: 0"', 'set [Text] "Name" to "Ada"', 'selected [ListItem] "Item 2"']);
     assert.equal(desktop.find(COUNTER, 'Count: 1').role, 'PushButton');
     assert.equal(desktop.find(COUNTER, 'Ada').role, 'Text');
     assert.equal(desktop.find(COUNTER, 'Item 2').selected, true);
@@ -249,7 +249,7 @@ describe('engine transaction', () => {
     assert.equal(desktop.find(NOTES, 'note-field').value, 'Leave it at the door', 'the text landed in the field');
     assert.deepEqual(result.textChanges, [{ role: 'Text', field: 'value', name: 'Courier note', before: '', after: 'Leave it at the door' }]);
     assert.deepEqual(result.choices, [{ step: 0, chosen: { index: 3, role: 'Text', name: 'Courier note' }, over: { index: 2, role: 'Label', name: 'Courier note' }, reason: 'editable', matched: 2 }]);
-    assert.deepEqual(result.stepsDone, ['clicked [Text] "Courier note" at 210,22', 'typed "Leave it at the door"'], 'the steps carry no sentence about it: the MCP layer writes that');
+    assert.deepEqual(stepsText(result), ['clicked [Text] "Courier note" at 210,22', 'typed "Leave it at the door"'], 'the steps carry no sentence about it: the MCP layer writes that');
 
     const click = await fixture.engine.act(act(NOTES, clickOn('Courier note')));
     assert.equal(click.choices?.[0].reason, 'interactive', 'a click alone prefers the field too');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { GuardReleasedEvent } from '../../src/core/engineApi.js';
 import { COUNTER, FINDER, START_CURSOR, act, clickOn, engineFixture, press, typeText, type EngineFixture } from '../support/engineFixtures.js';
+import { stepsText } from '../support/modelText.js';
 
 describe('guard: Esc cancels', () => {
   let fixture: EngineFixture;
@@ -33,7 +34,7 @@ describe('guard: Esc cancels', () => {
 
       assert.equal(result.status, 'cancelled');
       assert.equal(result.error?.code, 'cancelled');
-      assert.deepEqual(result.stepsDone, checkpoint.done);
+      assert.deepEqual(stepsText(result), checkpoint.done);
       for (const prefix of checkpoint.notRun) assert.ok(!desktop.calls.some((c) => c.startsWith(prefix)), `${prefix} must not run`);
       assert.equal(result.cancelledBy, 'person');
       assertGaveEverythingBack(fixture);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { GuardReleasedEvent } from '../../src/core/engineApi.js';
 import { COUNTER, FINDER, START_CURSOR, act, clickOn, engineFixture, press, typeText, type EngineFixture } from '../support/engineFixtures.js';
+import { stepsText } from '../support/modelText.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -21,7 +22,7 @@ describe('guard lost: the backend stops holding the input by itself', () => {
     assert.equal(result.status, 'error');
     assert.equal(result.error?.code, 'guard-lost');
     assert.match(result.error?.message ?? '', /the guard thread exited/);
-    assert.deepEqual(result.stepsDone, ['clicked [Text] "Name" at 110,105']);
+    assert.deepEqual(stepsText(result), ['clicked [Text] "Name" at 110,105']);
     assert.ok(!desktop.calls.some((c) => c.startsWith('type') || c.startsWith('key')), `no input after the loss: ${desktop.calls.join(', ')}`);
     assert.deepEqual(releases(fixture), ['lost']);
     assert.deepEqual(desktop.cursor, START_CURSOR, 'cursor restored');

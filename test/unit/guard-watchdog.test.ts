@@ -5,6 +5,7 @@ import { isTandemError } from '../../src/core/errors.js';
 import { DEFAULT_WATCHDOG_MS, GuardPolicy } from '../../src/core/guard.js';
 import { createProgress } from '../../src/core/progress.js';
 import { COUNTER, FINDER, START_CURSOR, act, clickOn, counterDesktop, engineFixture, eventNames, press, typeText, type EngineFixture } from '../support/engineFixtures.js';
+import { stepsText } from '../support/modelText.js';
 
 describe('guard: watchdog and engage/release policy', () => {
   let fixture: EngineFixture;
@@ -20,7 +21,7 @@ describe('guard: watchdog and engage/release policy', () => {
     assert.equal(result.watchdogFired, true);
     assert.equal(result.error?.code, 'watchdog');
     assert.match(result.error?.message ?? '', /watchdog fired/);
-    assert.deepEqual(result.stepsDone, ['clicked [Text] "Name" at 110,105']);
+    assert.deepEqual(stepsText(result), ['clicked [Text] "Name" at 110,105']);
     assert.ok(!desktop.calls.some((c) => c.startsWith('key')), 'the step after the hung one never runs');
     assert.equal(desktop.guardEngaged, false);
     assert.deepEqual(desktop.cursor, START_CURSOR);

@@ -12,6 +12,7 @@ import { ArtifactStore } from '../../src/core/artifacts.js';
 import { Engine } from '../../src/core/engine.js';
 import { FakeMacNative } from './mac-fake-native.js';
 import { FakeTapWorker } from './mac-fake-tap-worker.js';
+import { describeStepsDone } from '../../src/mcp/renderSteps.js';
 
 const PID = 42;
 
@@ -31,7 +32,7 @@ test('should stop typing at once with guard-lost when the guard thread crashes m
     spawnTapWorker: (data) => (worker = new FakeTapWorker(fake, data)),
   });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tandem-mac-engine-'));
-  const engine = new Engine(desktop, { artifacts: await ArtifactStore.open({ dir }), graceMs: 0, settle: { quietMs: 0, capMs: 0, fallbackMs: 0 } });
+  const engine = new Engine(desktop, { artifacts: await ArtifactStore.open({ dir }), describeSteps: describeStepsDone, graceMs: 0, settle: { quietMs: 0, capMs: 0, fallbackMs: 0 } });
   try {
     let postedAtLoss = -1;
     const text = 'x'.repeat(2_000);

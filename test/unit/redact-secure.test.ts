@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { SECURE_FILL } from '../../src/core/crosshair.js';
 import { secureTextLabel } from '../../src/core/redact.js';
 import { COUNTER, act, clickAt, clickOn, engineFixture, press, typeText, type EngineFixture } from '../support/engineFixtures.js';
+import { stepsText } from '../support/modelText.js';
 
 const PASSWORD = 'hunter2-correct-horse';
 
@@ -25,7 +26,7 @@ describe('redaction of text typed into a secure field', () => {
 
     assert.equal(result.status, 'ok');
     assert.equal(desktop.secretOf(desktop.find(COUNTER, 'password-field')), PASSWORD, 'the password really was typed');
-    assert.equal(result.stepsDone[1], `typed [secure text]`);
+    assert.equal(stepsText(result)[1], `typed [secure text]`);
     const shown = await everythingShown(fixture, result);
     assert.ok(!shown.includes(PASSWORD), 'the password appears nowhere');
     assert.ok(!shown.includes('hunter2'), 'not even in part');
@@ -41,7 +42,7 @@ describe('redaction of text typed into a secure field', () => {
     assert.equal(fixture.desktop.app(COUNTER).focusedNode(), undefined, 'nothing has the focus in this app');
     const result = await fixture.engine.act(act(COUNTER, typeText(PASSWORD)));
     assert.equal(result.status, 'ok');
-    assert.equal(result.stepsDone[0], 'typed [secure text]');
+    assert.equal(stepsText(result)[0], 'typed [secure text]');
     assert.ok(!(await everythingShown(fixture, result)).includes('hunter2'), 'the text appears nowhere');
   });
 
@@ -63,7 +64,7 @@ describe('redaction of text typed into a secure field', () => {
   it('should redact when the secure field was clicked by its position', async () => {
     fixture = await engineFixture();
     const result = await fixture.engine.act(act(COUNTER, clickAt(110, 145), typeText(PASSWORD)));
-    assert.equal(result.stepsDone[1], `typed [secure text]`);
+    assert.equal(stepsText(result)[1], `typed [secure text]`);
     assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
   });
 
@@ -73,7 +74,7 @@ describe('redaction of text typed into a secure field', () => {
     desktop.find(COUNTER, 'password-field').focus();
     const result = await engine.act(act(COUNTER, typeText(PASSWORD)));
     assert.equal(desktop.secretOf(desktop.find(COUNTER, 'password-field')), PASSWORD);
-    assert.deepEqual(result.stepsDone, [`typed [secure text]`]);
+    assert.deepEqual(stepsText(result), [`typed [secure text]`]);
     assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
   });
 
@@ -85,7 +86,7 @@ describe('redaction of text typed into a secure field', () => {
     };
     const result = await engine.act(act(COUNTER, clickOn('Name'), typeText('alice'), press('Tab'), typeText(PASSWORD)));
     assert.equal(result.status, 'ok');
-    assert.deepEqual(result.stepsDone, ['clicked [Text] "Name" at 110,105', 'typed "alice"', 'pressed tab', `typed [secure text]`]);
+    assert.deepEqual(stepsText(result), ['clicked [Text] "Name" at 110,105', 'typed "alice"', 'pressed tab', `typed [secure text]`]);
     assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
   });
 
@@ -95,14 +96,14 @@ describe('redaction of text typed into a secure field', () => {
     const result = await engine.act(act(COUNTER, { kind: 'set-value', query: { role: 'PasswordText' }, value: PASSWORD }));
     assert.equal(result.status, 'ok');
     assert.equal(desktop.secretOf(desktop.find(COUNTER, 'password-field')), PASSWORD);
-    assert.equal(result.stepsDone[0], `set [PasswordText] "" to [secure text]`);
+    assert.equal(stepsText(result)[0], `set [PasswordText] "" to [secure text]`);
     assert.ok(!(await everythingShown(fixture, result)).includes(PASSWORD));
   });
 
   it('should never put typed text in log lines, even plain text', async () => {
     fixture = await engineFixture();
     const result = await fixture.engine.act(act(COUNTER, clickOn('Name'), typeText('plain words')));
-    assert.equal(result.stepsDone[1], 'typed "plain words"', 'plain text is shown to the model');
+    assert.equal(stepsText(result)[1], 'typed "plain words"', 'plain text is shown to the model');
     const logs = fixture.events.filter((e) => e.event === 'log').map((e) => JSON.stringify(e.payload));
     assert.ok(logs.some((l) => l.includes('typing 11 characters')));
     assert.ok(logs.every((l) => !l.includes('plain words')));

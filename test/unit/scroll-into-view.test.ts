@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { MAX_SCROLL_STEPS, linesFor } from '../../src/core/scrollIntoView.js';
 import { COUNTER, act, clickAt, clickOn, counterDesktop, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
+import { stepsText } from '../support/modelText.js';
 
 describe('scroll-into-view before a click', () => {
   let fixture: EngineFixture;
@@ -21,7 +22,7 @@ describe('scroll-into-view before a click', () => {
     const list = desktop.find(COUNTER, 'Items');
     const lines = list.scrollOffset;
     assert.ok(lines > 0);
-    assert.match(result.stepsDone[0], new RegExp(`^scrolled ${lines} lines down to reach "Item 42", then clicked \\[ListItem\\] "Item 42" at \\d+,\\d+$`));
+    assert.match(stepsText(result)[0], new RegExp(`^scrolled ${lines} lines down to reach "Item 42", then clicked \\[ListItem\\] "Item 42" at \\d+,\\d+$`));
     const scrolls = desktop.calls.filter((c) => c.startsWith('scroll'));
     assert.ok(scrolls.length <= MAX_SCROLL_STEPS);
     assert.ok(scrolls.every((c) => c.startsWith('scroll 295,60 ')), 'wheel at the list\'s centre');
@@ -40,7 +41,7 @@ describe('scroll-into-view before a click', () => {
     const result = await engine.act(act(COUNTER, clickAt(250, 420)));
     assert.equal(result.status, 'ok');
     assert.equal(clicked, 'Item 20');
-    assert.match(result.stepsDone[0], /to reach "Item 20"/);
+    assert.match(stepsText(result)[0], /to reach "Item 20"/);
   });
 
   it('should scroll up towards an item above the view', async () => {
@@ -49,7 +50,7 @@ describe('scroll-into-view before a click', () => {
     desktop.find(COUNTER, 'Items').scrollOffset = 50;
     const result = await engine.act(act(COUNTER, clickOn('Item 3')));
     assert.equal(result.status, 'ok');
-    assert.match(result.stepsDone[0], /lines up to reach "Item 3"/);
+    assert.match(stepsText(result)[0], /lines up to reach "Item 3"/);
   });
 
   it('should reach a far item in a few steps once it knows how far a line scrolls', async () => {
@@ -114,7 +115,7 @@ describe('scroll-into-view when the toolkit hides off-screen geometry (GTK3)', (
     const result = await engine.act(act(COUNTER, clickOn('Item 42')));
     assert.equal(result.status, 'ok', result.error?.message);
     assert.equal(clicked, 'Item 42');
-    assert.match(result.stepsDone[0], /lines down to reach "Item 42"/);
+    assert.match(stepsText(result)[0], /lines down to reach "Item 42"/);
   });
 
 });

@@ -14,6 +14,7 @@ import { DEFAULT_SETTINGS, SettingsStore, settingsFromEnv } from '../../src/core
 import { configFile } from '../../src/launcher/configPaths.js';
 import { COUNTER, act, clickOn, counterDesktop, engineFixture, typeText, type EngineFixture } from '../support/engineFixtures.js';
 import { modelText } from '../support/modelText.js';
+import { describeStepsDone } from '../../src/mcp/renderSteps.js';
 
 describe('settings: one validated source, a private file', () => {
   let dir: string;
@@ -204,7 +205,7 @@ describe('settings: the engine reads them at every call', () => {
 
   it('should prune the artifacts folder to the configured number of calls', async () => {
     const settings = new SettingsStore({ env: {} });
-    const engine = new Engine(counterDesktop(), { artifacts: { dir: path.join(dir, 'artifacts') }, settings, graceMs: 0, settle: { quietMs: 0, capMs: 0, fallbackMs: 0 } });
+    const engine = new Engine(counterDesktop(), { artifacts: { dir: path.join(dir, 'artifacts') }, describeSteps: describeStepsDone, settings, graceMs: 0, settle: { quietMs: 0, capMs: 0, fallbackMs: 0 } });
     try {
       await engine.setConfig({ artifact_max_calls: 10 });
       for (let i = 0; i < 14; i++) await engine.refresh(COUNTER);

@@ -10,6 +10,7 @@ import { isTandemError } from '../../src/core/errors.js';
 import { ScriptedDesktop } from '../support/scriptedDesktop.js';
 import { FINDER, START_CURSOR, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { rect, snapshotOf, tree } from '../support/treeFactory.js';
+import { stepsText } from '../support/modelText.js';
 
 const EDITOR = 200;
 
@@ -67,7 +68,7 @@ describe('type_text in core', () => {
     assert.deepEqual(inputs(fixture.desktop), ['insert "hello"']);
     assert.equal(fixture.desktop.find(EDITOR, 'Memo').value, 'hello');
     assert.deepEqual(result.textEntries, [{ step: 0, method: 'insertion', element: { index: 2, role: 'Text', name: 'Memo' } }]);
-    assert.deepEqual(result.stepsDone, ['inserted "hello" into [Text] "Memo"']);
+    assert.deepEqual(stepsText(result), ['inserted "hello" into [Text] "Memo"']);
   });
 
   it('should insert into the focused field when no element is named', async () => {
@@ -132,7 +133,7 @@ describe('type_text in core', () => {
     const everywhere = JSON.stringify(fixture.events) + JSON.stringify(result) + (await fixture.artifactText());
     assert.ok(!everywhere.includes('hunter2'), 'the secret leaked');
     assert.ok(!/14 char/.test(everywhere), 'its length leaked');
-    assert.deepEqual(result.stepsDone, ['inserted [secure text] into [PasswordText] "Passphrase"']);
+    assert.deepEqual(stepsText(result), ['inserted [secure text] into [PasswordText] "Passphrase"']);
   });
 
   it('should refuse a bad mode and an empty text before the guard', async () => {
@@ -152,7 +153,7 @@ describe('press_key repeats in core', () => {
     fixture = await engineFixture(editorDesktop());
     const result = await fixture.engine.act(act(backspaces(5)));
     assert.equal(fixture.desktop.actions().filter((a) => a === 'key backspace').length, 5);
-    assert.deepEqual(result.stepsDone, ['pressed backspace ×5']);
+    assert.deepEqual(stepsText(result), ['pressed backspace ×5']);
   });
 
   it('should stop the presses left when Esc comes between two of them, and say how many went in', async () => {
@@ -164,7 +165,7 @@ describe('press_key repeats in core', () => {
     const result = await fixture.engine.act(act(backspaces(10), { kind: 'press', key: 'return', modifiers: [] }));
     assert.equal(result.status, 'cancelled');
     assert.equal(fixture.desktop.actions().filter((a) => a.startsWith('key')).length, 3, 'no press after the Esc');
-    assert.deepEqual(result.stepsDone, ['pressed backspace 3 of 10 times, then stopped']);
+    assert.deepEqual(stepsText(result), ['pressed backspace 3 of 10 times, then stopped']);
   });
 
   it(`should refuse a count of 0 or more than ${LIMITS.keyRepeat} before the guard`, async () => {

@@ -377,11 +377,11 @@ export class LinuxAppOpener {
     throw new TandemError(
       'unknown-app',
       request.kind === 'path'
-        ? `No program at ${request.value}: launch_app takes the absolute path of an executable or of a .desktop file.`
+        ? `No executable or .desktop file at ${request.value}.`
         : request.kind === 'id'
           ? `No .desktop entry with id "${request.value}" in ${applicationDirs(this.env).join(', ')}.`
           : `No app named "${request.value}": no .desktop entry with that Name or id in ${applicationDirs(this.env).join(', ')}, and no executable of that name on PATH.`,
-      { running: running.map((app) => ({ pid: app.pid, name: app.name })) },
+      { ...(request.kind === 'path' ? { reason: 'no-program' as const } : {}), running: running.map((app) => ({ pid: app.pid, name: app.name })) },
     );
   }
 

@@ -34,7 +34,7 @@ export function axActionName(action: string): string {
   const mapped = CANONICAL_ACTIONS[folded];
   if (mapped) return mapped;
   if (/^AX[A-Z][A-Za-z]*$/.test(action.trim())) return action.trim();
-  throw new TandemError('bad-input', `Unknown action "${action}". Send one of: ${Object.keys(CANONICAL_ACTIONS).join(', ')}, or a raw AX action name such as "AXPress".`);
+  throw new TandemError('bad-input', `Unknown action "${action}"; the actions are ${Object.keys(CANONICAL_ACTIONS).join(', ')}, and raw AX action names.`, { reason: 'action-unknown' });
 }
 
 function describe(element: ElementNode): string {

@@ -2,6 +2,7 @@
 // whose next move differs from their code's (src/mcp/errors.ts writes it). Pure: unit-tested on Linux.
 
 import { TandemError, type ErrorCode } from '../../core/errors.js';
+import type { ReasonsByCode } from '../../core/reasons.js';
 
 export const AXErrorCode = {
   success: 0,
@@ -43,7 +44,7 @@ export function axErrorToTandem(code: number, context: AXErrorContext): TandemEr
 }
 
 /** What an AXError means; `reason` keys the next move src/mcp writes for it. */
-function factsFor(code: number): [ErrorCode, string, string?] {
+function factsFor(code: number): { [C in ErrorCode]: [C, string, ReasonsByCode[C]?] }[ErrorCode] {
   switch (code) {
     case AXErrorCode.invalidUIElement:
       return ['stale-element', 'the element no longer exists (the UI changed).'];

@@ -313,7 +313,7 @@ export class MacApps {
           await runTool('/usr/bin/open', openArguments(identifier), Math.max(1000, Math.min(15_000, remainingMs(progress))));
         } catch (error) {
           const running = before.map((a) => a.name).filter(Boolean).slice(0, 30).join(', ');
-          throw new TandemError('unknown-app', `macOS could not open "${identifier}" (${error instanceof Error ? error.message : String(error)}). Send an app name (e.g. "TextEdit"), a bundle id (e.g. "com.apple.TextEdit") or a path. Running apps: ${running}.`);
+          throw new TandemError('unknown-app', `macOS could not open "${identifier}" (${error instanceof Error ? error.message : String(error)}). Running apps: ${running}.`, { reason: 'open-failed' });
         }
         return this.openArrival(identifier, kind, existing?.pid, frontBefore);
       },

@@ -1,4 +1,5 @@
-import { SETTING_NAMES, settingsChangesSchema, type ConfigReport, type SettingName } from '../../core/settings.js';
+import { SETTING_NAMES, type ConfigReport, type SettingName } from '../../core/settings.js';
+import { settingsChangesSchema } from '../settingsSchema.js';
 import { defineTool } from '../defineTool.js';
 import { toolInput } from '../params.js';
 import { configOutput, renderConfig } from '../renderConfig.js';

@@ -1,0 +1,71 @@
+// The cases of each error code that need their own next move: `details.reason` of a TandemError,
+// as a closed union per code. Core and the backends name the case; src/mcp/errors.ts writes the
+// words for each (GUIDANCE_BY_REASON is a total record over `ReasonKey`), so a reason without
+// words, or words for a reason no code can carry any more, fails the build.
+
+export interface ReasonsByCode {
+  'bad-input':
+    | 'pid'
+    | 'window-id'
+    | 'no-query'
+    | 'no-tree'
+    | 'key'
+    | 'modifier'
+    | 'zoom-region'
+    | 'zoom-pixel'
+    | 'value-rejected'
+    | 'number-expected'
+    | 'key-not-on-keyboard'
+    | 'line-breaks-in-single-line'
+    | 'protected-pid'
+    | 'no-settings'
+    | 'config-unreadable'
+    | 'command-runner'
+    | 'app-target'
+    | 'no-app-named'
+    | 'no-steps'
+    | 'step-kind'
+    | 'wait-too-long'
+    | 'action-unknown';
+  'unknown-app': 'no-window-app' | 'no-program' | 'open-failed';
+  'app-gone': never;
+  'not-responding': never;
+  'guard-lost': never;
+  'not-found': 'no-window' | 'no-zoom' | 'outside-window' | 'no-position' | 'hidden-in-view' | 'scroll-limit' | 'vanished' | 'no-accessible-window' | 'missing';
+  'not-accessible': 'not-registered' | 'no-content';
+  'stale-element': never;
+  unsupported:
+    | 'no-position'
+    | 'not-on-screen'
+    | 'no-position-to-type'
+    | 'window-off-screen'
+    | 'device-grabbed'
+    | 'value-refused'
+    | 'selection-refused'
+    | 'radio-off'
+    | 'no-composite'
+    | 'element-property'
+    | 'element-action'
+    | 'not-implemented'
+    | 'no-target'
+    | 'not-editable'
+    | 'no-editable-text'
+    | 'client-unknown'
+    | 'refused';
+  permission: 'artifacts-dir' | 'accessibility-off' | 'screen-recording-off' | 'config-dir' | 'symlink' | 'foreign';
+  timeout: 'open-no-app' | 'open-no-tree';
+  /** details.by: who cancelled (the case of a cancellation is who asked for it). */
+  cancelled: 'person' | 'caller';
+  watchdog: never;
+  paused: never;
+  busy: never;
+  internal: never;
+}
+
+export type ReasonCode = keyof ReasonsByCode;
+
+/** Any code's case. */
+export type Reason = ReasonsByCode[ReasonCode];
+
+/** A case with its code, `code/reason`: the key src/mcp writes words under. */
+export type ReasonKey = { [C in ReasonCode]: `${C}/${ReasonsByCode[C]}` }[ReasonCode];

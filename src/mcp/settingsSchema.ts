@@ -1,0 +1,31 @@
+// set_config's input schema: core's settings facts (core/settings.ts) as zod, with the words the
+// model reads about each setting. Its complaints are core's own, so a value refused here and one
+// refused by core (the CLI, the app) read the same.
+
+import { z } from 'zod';
+import { DEFAULT_SETTINGS, SETTING_NAMES, SETTING_SPECS, allowedValues, notSettingsComplaint, settingComplaint, unknownSettingsComplaint, type SettingName, type SettingSpec } from '../core/settings.js';
+
+/** The zod schema of one setting's value, whose every complaint names the setting and its allowed values. */
+export function settingSchema(name: SettingName): z.ZodType {
+  const spec: SettingSpec = SETTING_SPECS[name];
+  const error = (issue: { input?: unknown }): string => settingComplaint(name, issue.input);
+  if (spec.kind === 'number') return z.number({ error }).int({ error }).min(spec.min, { error }).max(spec.max, { error });
+  if (spec.kind === 'flag') return z.boolean({ error });
+  return z.enum(spec.choices as unknown as [string, ...string[]], { error });
+}
+
+/** A whole set of changes: known names only; null puts a setting back to its default. Built once. */
+export function settingsChangesSchema(): z.ZodObject {
+  return (changesSchema ??= buildChangesSchema());
+}
+
+let changesSchema: z.ZodObject | undefined;
+
+function buildChangesSchema(): z.ZodObject {
+  const shape = Object.fromEntries(
+    SETTING_NAMES.map((name) => [name, settingSchema(name).nullable().optional().describe(`${SETTING_SPECS[name].about}: ${allowedValues(name)}; null for the default (${JSON.stringify(DEFAULT_SETTINGS[name])}).`)]),
+  );
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? unknownSettingsComplaint(issue.keys as string[]) : notSettingsComplaint()),
+  }).describe('The settings to change, by name: e.g. {"watchdog_ms": 15000, "inline": true}. get_config lists them with their allowed values.');
+}
