@@ -89,6 +89,15 @@ describe('render: CallResult as summary lines and structuredContent', () => {
     assert.match(text, /^hint: .*secure keyboard entry came on during the call.*leave the password field/m);
   });
 
+  it('should tell the model nothing was sent when secure input kept the guard from engaging', () => {
+    const rendered = renderCallResult(
+      result({ status: 'error', stepsDone: [], error: { code: 'guard-unavailable', reason: 'secure-input', message: 'Tandem did not act: secure keyboard entry is on.' } }),
+    );
+    const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
+    assert.match(text, /^hint: Nothing was sent: secure keyboard entry is on .*do not type passwords through Tandem/m);
+    assert.equal(callResultOutput.parse(rendered.structuredContent).error?.code, 'guard-unavailable');
+  });
+
   it('should say how often the guard let the person’s input through, in the text and in structuredContent', () => {
     const rendered = renderCallResult(result({ inputLeaked: 2 }));
     const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';

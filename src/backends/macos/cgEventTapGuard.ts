@@ -17,7 +17,7 @@
 // (macOS would hold every event of the person's until the tap's timeout): this thread then takes
 // the tap over and disables it itself (TapShared decides who may touch it).
 
-import type { EngagedGuard, GuardListener } from '../../core/desktop.js';
+import type { EngagedGuard, GuardListener, GuardLostKind } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import { type Progress, remainingMs } from '../../core/progress.js';
 import type { MacNative } from '../../../native/macos/macNative.js';
@@ -137,7 +137,7 @@ export async function engageTapGuard(
     else if (state === TapState.workerTeardown || state === TapState.takenOver) disableHere();
   };
 
-  const reportLost = (reason: string, kind?: 'secure-input'): void => {
+  const reportLost = (reason: string, kind?: GuardLostKind): void => {
     if (!engaged || releasing || lostReported) return;
     lostReported = true;
     clearInterval(timers.heartbeat);
