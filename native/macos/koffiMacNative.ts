@@ -14,6 +14,7 @@ import type {
   CGRect,
   CoreFoundationApi,
   CoreGraphicsApi,
+  HIToolboxApi,
   MacNative,
   NativeCallbacks,
   NullableRef,
@@ -39,6 +40,8 @@ export const FRAMEWORKS = {
   coreGraphics: '/System/Library/Frameworks/CoreGraphics.framework/CoreGraphics',
   appKit: '/System/Library/Frameworks/AppKit.framework/AppKit',
   objc: '/usr/lib/libobjc.A.dylib',
+  /** HIToolbox (IsSecureEventInputEnabled), re-exported by the Carbon umbrella. */
+  carbon: '/System/Library/Frameworks/Carbon.framework/Carbon',
   /** libproc lives in libSystem (libsystem_kernel, re-exported). */
   libSystem: '/usr/lib/libSystem.B.dylib',
 } as const;
@@ -68,6 +71,7 @@ export function createKoffiMacNative(koffi: Koffi): MacNative {
   const cgLib = koffi.load(FRAMEWORKS.coreGraphics);
   const objcLib = koffi.load(FRAMEWORKS.objc);
   const systemLib = koffi.load(FRAMEWORKS.libSystem);
+  const carbonLib = koffi.load(FRAMEWORKS.carbon);
 
   const fn = (lib: Library, name: string, result: unknown, args: unknown[]): NativeFn =>
     lib.func(name, result as never, args as never[]) as unknown as NativeFn;
@@ -322,11 +326,17 @@ export function createKoffiMacNative(koffi: Koffi): MacNative {
     },
   };
 
+  // — HIToolbox: Boolean (unsigned char) IsSecureEventInputEnabled(void) —
+  const IsSecureEventInputEnabled = fn(carbonLib, 'IsSecureEventInputEnabled', 'uint8_t', []);
+  const hiToolbox: HIToolboxApi = {
+    IsSecureEventInputEnabled: () => (IsSecureEventInputEnabled() as number) !== 0,
+  };
+
   const callbacks: NativeCallbacks = {
     registerEventTapCallback: (callback) => koffi.register(callback, koffi.pointer(TapCallback)),
     registerObserverCallback: (callback) => koffi.register(callback, koffi.pointer(ObserverCallback)),
     unregister: (registered) => koffi.unregister(registered),
   };
 
-  return { cf, ax, cg, objc, proc, callbacks };
+  return { cf, ax, cg, objc, proc, hiToolbox, callbacks };
 }

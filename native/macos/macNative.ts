@@ -195,6 +195,15 @@ export interface LibprocApi {
   proc_pidpath(pid: number): string | null;
 }
 
+/** Carbon's HIToolbox: what the input guard must know before it holds the person's input. */
+export interface HIToolboxApi {
+  /**
+   * Boolean IsSecureEventInputEnabled(void): true while a password field or Terminal's Secure
+   * Keyboard Entry hides keys from event taps — Esc included, so the guard could not hear a cancel.
+   */
+  IsSecureEventInputEnabled(): boolean;
+}
+
 /** Callbacks C keeps: register them (koffi trampolines) and unregister when done. */
 export interface NativeCallbacks {
   /** CGEventTapCallBack: CGEventRef (*)(CGEventTapProxy, CGEventType, CGEventRef, void *). */
@@ -211,6 +220,7 @@ export interface MacNative {
   readonly cg: CoreGraphicsApi;
   readonly objc: ObjcApi;
   readonly proc: LibprocApi;
+  readonly hiToolbox: HIToolboxApi;
 }
 
 // — constants (values from Apple's headers; see docs/macos.md) —

@@ -63,8 +63,19 @@ export interface GuardListener {
    * once, never after release(); the person has their input back. `reason` is a fact for logs
    * ("the guard thread exited"), not a sentence for the model.
    */
-  onLost(reason: string): void;
+  onLost(reason: string, kind?: GuardLostKind): void;
+  /**
+   * The guard stopped holding for a moment and holds again (the OS switched it off, it was
+   * switched back on): whatever the person typed or clicked in that gap reached the apps.
+   */
+  onInputLeaked?(): void;
 }
+
+/**
+ * Why a guard was lost, where the next move differs from the usual one: 'secure-input' — the OS
+ * hides keys from the guard (a password field, secure keyboard entry), so Esc cannot be heard.
+ */
+export type GuardLostKind = 'secure-input';
 
 export interface EngagedGuard {
   /** Idempotent; must not throw. */

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'app-gone' // the target process exited during the call
   | 'not-responding' // the app did not take in the input it was sent (hung or far too busy); details say how much it took
   | 'guard-lost' // the input guard stopped holding the person's input during a call (worker died, tap disabled): nothing more is sent
+  | 'guard-unavailable' // the input guard cannot hold the person's input now (secure input hides Esc, its thread stopped answering): nothing was sent
   | 'not-found' // element query matched nothing
   | 'not-accessible' // the app runs and shows a window, but exposes nothing readable in it (details: UnreadableApp, see readability.ts)
   | 'stale-element' // element_index no longer valid

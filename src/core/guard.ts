@@ -3,7 +3,7 @@
 // guard may be held (the watchdog), that guards never nest, and that a released guard is always
 // announced — the overlay must never outlive the guard it stands for.
 
-import type { Desktop, EngagedGuard } from './desktop.js';
+import type { Desktop, EngagedGuard, GuardLostKind } from './desktop.js';
 import { TandemError } from './errors.js';
 import type { Progress } from './progress.js';
 
@@ -32,6 +32,8 @@ export class GuardSession {
   escapePressed = false;
   /** Why the backend lost the guard by itself (GuardListener.onLost), when it did. */
   lostReason: string | null = null;
+  /** Times the guard stopped holding for a moment and came back (GuardListener.onInputLeaked): the person's input in those gaps went through. */
+  inputLeakedCount = 0;
   private readonly controller = new AbortController();
   private backend: EngagedGuard | null = null;
   private engagedAnnounced = false;
@@ -116,16 +118,25 @@ export class GuardSession {
    * carrying on would act on a desktop the person is using — so the signal aborts with
    * 'guard-lost' and the rest (overlay, restore) follows the usual release path.
    */
-  lost(reason: string): void {
+  lost(reason: string, kind?: GuardLostKind): void {
     if (this.released) return;
     this.lostReason = reason;
     this.hooks.log(`the input guard stopped holding the keyboard and mouse (${reason}): stopping, nothing more is sent`);
     if (!this.controller.signal.aborted) {
+      // details.reason is the kind when there is one (its own next move), else the fact itself.
+      const details = kind ? { reason: kind, cause: reason } : { cause: reason };
       this.controller.abort(
-        new TandemError('guard-lost', `Tandem lost its hold on the person's keyboard and mouse (${reason}), so it stopped at once: nothing more was sent after that moment.`, { cause: reason }),
+        new TandemError('guard-lost', `Tandem lost its hold on the person's keyboard and mouse (${reason}), so it stopped at once: nothing more was sent after that moment.`, details),
       );
     }
     void this.release('lost');
+  }
+
+  /** @internal the backend listener: the guard let go for a moment and holds again. */
+  inputLeaked(): void {
+    if (this.released) return;
+    this.inputLeakedCount++;
+    this.hooks.log("the input guard stopped holding for a moment and holds again: the person's input in that gap went through");
   }
 
   /** @internal the backend listener */
@@ -221,7 +232,7 @@ export class GuardPolicy {
     session.startWatchdog(watchdogMs ?? (typeof this.watchdogMs === 'function' ? this.watchdogMs() : this.watchdogMs));
     const engageSignal = AbortSignal.any([progress.signal, session.signal]);
     const engaging = this.desktop.engageGuard(
-      { onEscape: () => session.escape(), onHumanInput: () => session.humanInput(), onLost: (reason) => session.lost(reason) },
+      { onEscape: () => session.escape(), onHumanInput: () => session.humanInput(), onLost: (reason, kind) => session.lost(reason, kind), onInputLeaked: () => session.inputLeaked() },
       { signal: engageSignal, deadline: progress.deadline, log: progress.log },
     );
     let backend: EngagedGuard;

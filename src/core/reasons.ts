@@ -30,7 +30,9 @@ export interface ReasonsByCode {
   'unknown-app': 'no-window-app' | 'no-program' | 'open-failed';
   'app-gone': never;
   'not-responding': never;
-  'guard-lost': never;
+  'guard-lost': 'secure-input';
+  /** The guard could not be engaged, so nothing was done. */
+  'guard-unavailable': 'secure-input' | 'guard-thread-stuck';
   'not-found': 'no-window' | 'no-zoom' | 'outside-window' | 'no-position' | 'hidden-in-view' | 'scroll-limit' | 'vanished' | 'no-accessible-window' | 'missing';
   'not-accessible': 'not-registered' | 'no-content';
   'stale-element': never;

@@ -92,6 +92,8 @@ export interface CallResult {
   stepsTotal: number;
   /** Human key/pointer events swallowed while the guard was engaged. */
   humanInputBlocked: number;
+  /** Times the guard stopped holding for a moment during the call (the OS switched it off and back on): the person's input then went through. */
+  inputLeaked?: number;
   watchdogFired: boolean;
   /** A tree in this answer was cut short: whose, and why. */
   truncated?: { pid: number; reason: TruncationReason; detail: string };

@@ -991,6 +991,7 @@ class Transaction {
       stepsDone: [...this.stepsDone],
       stepsTotal: this.steps.length,
       humanInputBlocked: this.session?.humanInputBlocked ?? 0,
+      ...(this.session?.inputLeakedCount ? { inputLeaked: this.session.inputLeakedCount } : {}),
       watchdogFired: this.session?.watchdogFired ?? false,
       ...(truncatedTree?.truncated ? { truncated: { pid: truncatedTree.pid, ...truncatedTree.truncated } } : {}),
       ...(this.appExited ? { appExited: true } : {}),

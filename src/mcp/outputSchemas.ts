@@ -56,6 +56,7 @@ export const callResultOutput = z.object({
   steps: z.array(z.string()).describe('Steps completed, in order.'),
   steps_total: z.number(),
   human_input_blocked: z.number().describe("The person's key/pointer events held back during the call."),
+  input_leaked: z.number().optional().describe("Times the guard let go for a moment during the call: the person's input then reached the apps."),
   watchdog: z.boolean().describe('The watchdog gave control back before the call finished.'),
   truncated: z.string().optional(),
   restore: z.object({

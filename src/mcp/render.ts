@@ -39,6 +39,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     steps: result.stepsDone.map(describeStepDone),
     steps_total: result.stepsTotal,
     human_input_blocked: result.humanInputBlocked,
+    ...(result.inputLeaked ? { input_leaked: result.inputLeaked } : {}),
     watchdog: result.watchdogFired,
     restore: { cursor: result.restore.cursor, frontmost: result.restore.frontmost },
     duration_ms: Math.round(result.durationMs),
@@ -207,6 +208,7 @@ export function summaryLines(result: CallResult): string[] {
   for (const entry of result.textEntries ?? []) add('typed_by', textEntryText(entry));
   lines.push(...choiceLines(result));
   if (result.humanInputBlocked > 0) add('human_input_blocked', `${result.humanInputBlocked} key/pointer events from the person were held back`);
+  if (result.inputLeaked) add('input_leaked', `the guard let go for a moment ${result.inputLeaked === 1 ? 'once' : `${result.inputLeaked} times`}: keys and clicks of the person's in those moments reached the apps, so the diff may hold changes that were not yours`);
   if (result.watchdogFired) add('watchdog', 'fired: control was given back to the person before the action finished');
   add('truncated', truncationText(result));
   add('restore', restoreText(result));

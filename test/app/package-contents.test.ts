@@ -196,14 +196,17 @@ describe('the packaged app, built by electron-builder over a stand-in Electron',
     const { outsideAsar } = (await import(pathToFileURL(join(app, 'dist/src/backends/outsideAsar.js')).href)) as { outsideAsar(url: URL): URL };
     const workerUrl = outsideAsar(packedWorker);
     assert.equal(fileURLToPath(workerUrl), join(resources, 'app.asar.unpacked', 'dist/src/backends/macos/cgEventTapWorker.js'));
-    assert.match(readFileSync(join(app, 'dist/src/backends/macos/cgEventTapGuard.js'), 'utf8'), /new Worker\(outsideAsar\(new URL\('\.\/cgEventTapWorker\.js', import\.meta\.url\)\)/, 'the guard starts the worker by its unpacked path');
+    assert.match(readFileSync(join(app, 'dist/src/backends/macos/cgEventTapHost.js'), 'utf8'), /new Worker\(outsideAsar\(new URL\('\.\/cgEventTapWorker\.js', import\.meta\.url\)\)/, 'the guard starts the worker by its unpacked path');
     // The real worker file, started where the packaged app starts it: every module it imports
-    // must load from the unpacked folder alone. Off macOS it then reports that the bindings are
-    // for darwin only — which proves the whole graph loaded.
-    const worker = new Worker(workerUrl, { workerData: {} });
+    // must load from the unpacked folder alone. The thread lives on and waits for engagements
+    // (cgEventTapHost.ts): asked to engage off macOS, it reports that the bindings are for darwin
+    // only — which proves the whole graph loaded.
+    const worker = new Worker(workerUrl, { workerData: { marker: '1' } });
     const outcome = await new Promise<unknown>((resolve) => {
       worker.once('message', resolve);
       worker.once('error', (error) => resolve(error));
+      const engagement = { id: 1, heartbeatTimeoutMs: 1_000, maxLifetimeMs: 1_000, shared: new SharedArrayBuffer(64) };
+      worker.postMessage({ type: 'engage', engagement });
     });
     await worker.terminate();
     assert.ok(!(outcome instanceof Error), `the worker's modules load from app.asar.unpacked: ${String(outcome)}`);

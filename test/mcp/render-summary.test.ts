@@ -81,6 +81,31 @@ describe('render: CallResult as summary lines and structuredContent', () => {
     assert.equal(callResultOutput.parse(rendered.structuredContent).error?.code, 'guard-lost');
   });
 
+  it('should tell the model to get the person out of a password field when secure input stopped the call', () => {
+    const rendered = renderCallResult(
+      result({ status: 'error', error: { code: 'guard-lost', reason: 'secure-input', message: "Tandem lost its hold on the person's keyboard and mouse (secure keyboard entry is on), so it stopped at once." } }),
+    );
+    const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
+    assert.match(text, /^hint: .*secure keyboard entry came on during the call.*leave the password field/m);
+  });
+
+  it('should tell the model nothing was sent when secure input kept the guard from engaging', () => {
+    const rendered = renderCallResult(
+      result({ status: 'error', stepsDone: [], error: { code: 'guard-unavailable', reason: 'secure-input', message: 'Tandem did not act: secure keyboard entry is on.' } }),
+    );
+    const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
+    assert.match(text, /^hint: Nothing was sent: secure keyboard entry is on .*do not type passwords through Tandem/m);
+    assert.equal(callResultOutput.parse(rendered.structuredContent).error?.code, 'guard-unavailable');
+  });
+
+  it('should say how often the guard let the person’s input through, in the text and in structuredContent', () => {
+    const rendered = renderCallResult(result({ inputLeaked: 2 }));
+    const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
+    assert.match(text, /^input_leaked: the guard let go for a moment 2 times: .*reached the apps/m);
+    assert.equal(callResultOutput.parse(rendered.structuredContent).input_leaked, 2);
+    assert.doesNotMatch(summaryLines(result()).join('\n'), /input_leaked/, 'left out when nothing leaked');
+  });
+
   it('should give the same facts as structuredContent, valid against the output schema', () => {
     const rendered = renderCallResult(
       result({

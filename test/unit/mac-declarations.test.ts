@@ -55,10 +55,10 @@ const find = (declarations: Declaration[], name: string): Declaration => {
 test('should open the frameworks by path, and AppKit only when Objective-C classes are needed', () => {
   const { koffi, loads } = recordingKoffi();
   const native = createKoffiMacNative(koffi);
-  assert.deepEqual(loads, [FRAMEWORKS.coreFoundation, FRAMEWORKS.applicationServices, FRAMEWORKS.coreGraphics, FRAMEWORKS.objc, FRAMEWORKS.libSystem]);
+  assert.deepEqual(loads, [FRAMEWORKS.coreFoundation, FRAMEWORKS.applicationServices, FRAMEWORKS.coreGraphics, FRAMEWORKS.objc, FRAMEWORKS.libSystem, FRAMEWORKS.carbon]);
   native.objc.objc_getClass('NSWorkspace');
   native.objc.objc_getClass('NSRunningApplication');
-  assert.deepEqual(loads.slice(5), [FRAMEWORKS.appKit]);
+  assert.deepEqual(loads.slice(6), [FRAMEWORKS.appKit]);
 });
 
 test('should declare no variadic function', () => {
@@ -81,6 +81,8 @@ test("should match Apple's signatures where a wrong width would silently corrupt
   assert.equal(sig('AXUIElementGetPid'), 'int32_t AXUIElementGetPid(void *, _Out_ int32_t *)');
   assert.equal(sig('_AXUIElementGetWindow'), 'int32_t _AXUIElementGetWindow(void *, _Out_ uint32_t *)');
   assert.equal(sig('AXIsProcessTrusted'), 'uint8_t AXIsProcessTrusted()');
+  assert.equal(sig('IsSecureEventInputEnabled'), 'uint8_t IsSecureEventInputEnabled()');
+  assert.equal(find(declarations, 'IsSecureEventInputEnabled').lib, FRAMEWORKS.carbon);
   assert.equal(sig('AXValueGetValue'), 'uint8_t AXValueGetValue(void *, uint32_t, void *)');
   assert.equal(sig('CFBooleanGetValue'), 'uint8_t CFBooleanGetValue(void *)');
   assert.equal(sig('CFNumberGetValue'), 'uint8_t CFNumberGetValue(void *, long, void *)');
@@ -114,6 +116,15 @@ test('should declare objc_msgSend once per signature, each taking (id, SEL) firs
   const signatures = sends.map((d) => `${d.result}(${d.args.join(',')})`);
   assert.equal(new Set(signatures).size, signatures.length, 'one declaration per signature');
   assert.ok(signatures.includes('uint8_t(void *,void *,ulong)'), 'BOOL read as uint8');
+});
+
+test('should read IsSecureEventInputEnabled as a one-byte Boolean', () => {
+  const { koffi, native } = recordingKoffi();
+  const mac = createKoffiMacNative(koffi);
+  native.set('IsSecureEventInputEnabled', () => 1);
+  assert.equal(mac.hiToolbox.IsSecureEventInputEnabled(), true);
+  native.set('IsSecureEventInputEnabled', () => 0);
+  assert.equal(mac.hiToolbox.IsSecureEventInputEnabled(), false);
 });
 
 test('should refuse CFRelease(NULL) before it reaches CoreFoundation', () => {

@@ -48,13 +48,16 @@ test('should re-enable the tap when macOS disabled it, passing the notice throug
   assert.deepEqual(messages.at(-1), { type: 'reenabled', cause: 'timeout' });
 });
 
-test('should fail open: a throw inside the callback passes the event instead of eating it', () => {
-  const { fake, callback } = start();
+test('should fail open but not silently: a throw inside the callback passes the event, and the session ends at the next slice', () => {
+  const { fake, messages, session, callback } = start();
   const event = fake.makeEvent({ type: 10, keycode: 0 });
   fake.cg.CGEventGetFlags = () => {
     throw new Error('boom');
   };
   assert.equal(callback(null, 10, event, null), event);
+  assert.equal(session.pump(), false);
+  assert.deepEqual(messages.at(-1), { type: 'released', reason: 'callback-failed' });
+  assert.equal(fake.tapEnabled, false);
 });
 
 test('should tear the tap down exactly once on release', () => {

@@ -116,6 +116,8 @@ export class FakeMacNative implements MacNative {
   internValues = false;
   private readonly interned = new Map<string, Ref>();
   tapEnabled = false;
+  /** IsSecureEventInputEnabled: a password field (or Terminal's Secure Keyboard Entry) hides keys from taps. */
+  secureInput = false;
   /** The callback of the last tap created (the window server calls it for every event while enabled). */
   private tapCallback: Ref | null = null;
   /** Apps' input: what reached each pid, and how fast it handles it (see deliver / processInput). */
@@ -288,6 +290,10 @@ export class FakeMacNative implements MacNative {
   makeEvent(data: Partial<PostedEvent>): Ref {
     return this.eventObject(data);
   }
+
+  readonly hiToolbox: MacNative['hiToolbox'] = {
+    IsSecureEventInputEnabled: () => this.secureInput,
+  };
 
   readonly callbacks: MacNative['callbacks'] = {
     registerEventTapCallback: (fn) => {

@@ -4,9 +4,8 @@
 // slices, no more messages) to check what the engine's side does about a tap left behind.
 
 import { EventEmitter } from 'node:events';
-import type { TapWorker } from '../../src/backends/macos/cgEventTapGuard.js';
-import type { TapMessage } from '../../src/backends/macos/cgEventTapSession.js';
-import { runTapThread, type TapCommand, type TapPort, type TapThreadOptions } from '../../src/backends/macos/cgEventTapThread.js';
+import type { TapWorker } from '../../src/backends/macos/cgEventTapHost.js';
+import { runTapThread, type TapCommand, type TapPort, type TapThreadMessage, type TapThreadOptions } from '../../src/backends/macos/cgEventTapThread.js';
 import type { FakeMacNative } from './mac-fake-native.js';
 
 export class FakeTapWorker extends EventEmitter implements TapWorker {
@@ -23,13 +22,13 @@ export class FakeTapWorker extends EventEmitter implements TapWorker {
   ) {
     super();
     const port: TapPort = {
-      postMessage: (message: TapMessage) => {
+      postMessage: (message: TapThreadMessage) => {
         if (this.alive) setImmediate(() => this.emit('message', message));
       },
       on: (_event, listener) => this.portListeners.push(listener),
       close: () => setImmediate(() => this.exit(0)),
     };
-    void runTapThread(port, data, async () => native, (next) => setTimeout(() => this.alive && !this.stuck && next(), 5));
+    runTapThread(port, data, async () => native, (next) => setTimeout(() => this.alive && !this.stuck && next(), 5));
   }
 
   private get alive(): boolean {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { engageTapGuard, type EngagedTapGuard, type TapGuardOptions } from '../../src/backends/macos/cgEventTapGuard.js';
+import { TapThreadHost } from '../../src/backends/macos/cgEventTapHost.js';
 import { TANDEM_EVENT_MARKER } from '../../src/backends/macos/cgEventTapPolicy.js';
 import { createProgress } from '../../src/core/progress.js';
 import { FakeMacNative } from './mac-fake-native.js';
@@ -35,7 +36,7 @@ describe('macOS guard: lost and left-behind taps', () => {
       { onEscape: () => escapes.push(1), onHumanInput: () => undefined, onLost: (reason) => lost.push(reason) },
       createProgress({ timeoutMs: 10_000 }),
       { ...FAST, ...options },
-      { native: fake, spawn: (data) => (worker = new FakeTapWorker(fake, data)) },
+      { native: fake, host: new TapThreadHost((data) => (worker = new FakeTapWorker(fake, data))) },
     );
     const callback = [...fake.registered.values()][0] as unknown as TapFn;
     const humanKey = (): bigint | null => callback(null, 10, fake.makeEvent({ type: 10, keycode: 0 }), null);
@@ -50,7 +51,7 @@ describe('macOS guard: lost and left-behind taps', () => {
     await g.release();
     assert.deepEqual(lost, []);
     assert.equal(fake.tapEnabled, false);
-    assert.equal(worker.terminated, true);
+    assert.equal(worker.terminated, false, 'the thread stays for the next engagement');
     assert.equal(g.holding, false);
     assert.deepEqual(fake.leaks().filter((l) => !l.startsWith('event')), [], 'tap, source and callback freed by the worker');
   });

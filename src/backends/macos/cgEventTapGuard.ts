@@ -5,23 +5,25 @@
 // being responsive), macOS disabling the tap for good, and the process dying (a tap dies with
 // its process).
 //
+// One thread serves every engagement (cgEventTapHost.ts): engaged and released by message, never
+// terminated per call. Secure event input hides keys (Esc included) from the tap: the guard
+// refuses to engage under it (guard-unavailable) and is lost as soon as it comes on. A tap macOS
+// switched off and the worker switched back on let the person's input through in between: each
+// such gap is reported (GuardListener.onInputLeaked).
+//
 // The guard is never lost silently: when the worker releases the tap by itself, fails or exits
 // while engaged, the listener hears it at once (onLost) and core stops the call. And a worker
 // that is stuck, crashed or terminated cannot leave an enabled tap behind that nobody services
 // (macOS would hold every event of the person's until the tap's timeout): this thread then takes
 // the tap over and disables it itself (TapShared decides who may touch it).
 
-import { Worker } from 'node:worker_threads';
-import { outsideAsar } from '../outsideAsar.js';
-import { fileURLToPath } from 'node:url';
-import type { EngagedGuard, GuardListener } from '../../core/desktop.js';
+import type { EngagedGuard, GuardListener, GuardLostKind } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import { type Progress, remainingMs } from '../../core/progress.js';
 import type { MacNative } from '../../../native/macos/macNative.js';
-import { TANDEM_EVENT_MARKER } from './cgEventTapPolicy.js';
+import type { TapChannel, TapEngagementEvents, TapThreadHost } from './cgEventTapHost.js';
 import type { TapMessage, TapReleaseReason } from './cgEventTapSession.js';
 import { TapShared, TapState } from './cgEventTapShared.js';
-import type { TapCommand, TapThreadOptions } from './cgEventTapThread.js';
 
 export interface TapGuardOptions {
   /** The worker releases the tap when the main thread sent no heartbeat for this long. */
@@ -43,19 +45,11 @@ export const DEFAULT_TAP_GUARD_OPTIONS: TapGuardOptions = {
   releaseAckMs: 1_000,
 };
 
-/** The part of a worker_threads Worker the guard uses (unit tests supply an in-process one). */
-export interface TapWorker {
-  postMessage(message: TapCommand): void;
-  on(event: 'message', listener: (message: TapMessage) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  on(event: 'exit', listener: (code: number) => void): unknown;
-  terminate(): Promise<number>;
-}
-
 export interface TapGuardDeps {
-  /** Bindings on this thread, to disable a tap the worker can no longer take down (null: none). */
-  native: Pick<MacNative, 'cf' | 'cg'> | null;
-  spawn?: (data: TapThreadOptions) => TapWorker;
+  /** Bindings on this thread: the secure-input check, and disabling a tap the worker can no longer take down (null: none). */
+  native: Pick<MacNative, 'cf' | 'cg' | 'hiToolbox'> | null;
+  /** The process's one guard thread. */
+  host: TapThreadHost;
 }
 
 export interface EngagedTapGuard extends EngagedGuard {
@@ -65,14 +59,10 @@ export interface EngagedTapGuard extends EngagedGuard {
   readonly holding: boolean;
 }
 
-/**
- * The worker file next to this one: the compiled .js in every build; when running from sources
- * under tsx (development, unit tests) a tiny bootstrap registers tsx in the worker first.
- */
-function spawnWorker(workerData: TapThreadOptions): TapWorker {
-  if (!fileURLToPath(import.meta.url).endsWith('.ts')) return new Worker(outsideAsar(new URL('./cgEventTapWorker.js', import.meta.url)), { workerData });
-  const source = new URL('./cgEventTapWorker.ts', import.meta.url).href;
-  return new Worker(`import('tsx/esm/api').then((tsx) => tsx.register()).then(() => import(${JSON.stringify(source)}))`, { eval: true, workerData });
+const SECURE_INPUT_FACT = "secure keyboard entry is on (a password field has the focus, or Terminal's Secure Keyboard Entry is on): macOS hides every key from the guard, Esc included";
+
+function secureInputRefusal(): TandemError {
+  return new TandemError('guard-unavailable', `Tandem did not act: ${SECURE_INPUT_FACT}, so the person could not cancel.`, { reason: 'secure-input' });
 }
 
 /** Why the guard stopped holding the input, as a fact for the log and the guard-lost error. */
@@ -86,6 +76,10 @@ export function lostReason(reason: TapReleaseReason, options: Pick<TapGuardOptio
       return 'macOS disabled the event tap and it did not come back on';
     case 'taken-over':
       return 'the guard thread stopped answering';
+    case 'secure-input':
+      return `${SECURE_INPUT_FACT}, so the person could no longer cancel`;
+    case 'callback-failed':
+      return "the event tap's callback failed, so it let the person's input through";
     default:
       return "the guard thread's run loop stopped";
   }
@@ -94,24 +88,20 @@ export function lostReason(reason: TapReleaseReason, options: Pick<TapGuardOptio
 export async function engageTapGuard(
   listener: GuardListener,
   progress: Progress,
-  options: TapGuardOptions = DEFAULT_TAP_GUARD_OPTIONS,
-  deps: TapGuardDeps = { native: null },
+  options: TapGuardOptions,
+  deps: TapGuardDeps,
 ): Promise<EngagedTapGuard> {
+  // Under secure input the tap would hear no key, Esc included: refuse before holding anything.
+  if (deps.native?.hiToolbox.IsSecureEventInputEnabled()) throw secureInputRefusal();
   const shared = new TapShared();
-  const worker = (deps.spawn ?? spawnWorker)({
-    marker: TANDEM_EVENT_MARKER.toString(),
-    heartbeatTimeoutMs: options.heartbeatTimeoutMs,
-    maxLifetimeMs: options.maxLifetimeMs,
-    shared: shared.buffer,
-  });
   let engaged = false;
   /** release() was called: whatever happens next is not a loss. */
   let releasing: Promise<void> | null = null;
-  /** The worker said the tap is down, or exited. */
-  let workerDone = false;
+  /** The thread said this engagement's tap is down (or never came up), or the thread exited. */
+  let sessionDone = false;
   let lostReported = false;
   const timers: { heartbeat?: NodeJS.Timeout } = {};
-  let onWorkerDone: (() => void) | undefined;
+  let onSessionDone: (() => void) | undefined;
 
   const safely = (call: () => void): void => {
     try {
@@ -147,17 +137,18 @@ export async function engageTapGuard(
     else if (state === TapState.workerTeardown || state === TapState.takenOver) disableHere();
   };
 
-  const reportLost = (reason: string): void => {
+  const reportLost = (reason: string, kind?: GuardLostKind): void => {
     if (!engaged || releasing || lostReported) return;
     lostReported = true;
     clearInterval(timers.heartbeat);
     console.error(`[tandem] the input guard was lost: ${reason}`);
-    safely(() => listener.onLost(reason));
+    safely(() => listener.onLost(reason, kind));
   };
 
+  let channel: TapChannel | null = null;
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new TandemError('timeout', 'The input guard did not start in time.')), Math.min(options.startTimeoutMs, Math.max(1, remainingMs(progress))));
-    worker.on('message', (message: TapMessage) => {
+    const onMessage = (message: TapMessage): void => {
       switch (message.type) {
         case 'ready':
           clearTimeout(timer);
@@ -165,10 +156,13 @@ export async function engageTapGuard(
           break;
         case 'failed':
           clearTimeout(timer);
+          sessionDone = true;
           reject(
-            message.cause === 'tap'
-              ? new TandemError('permission', `The input guard could not start: ${message.reason}`, { reason: 'accessibility-off' })
-              : new TandemError('unsupported', `The input guard could not start: ${message.reason}`),
+            message.cause === 'secure-input'
+              ? secureInputRefusal()
+              : message.cause === 'tap'
+                ? new TandemError('permission', `The input guard could not start: ${message.reason}`, { reason: 'accessibility-off' })
+                : new TandemError('unsupported', `The input guard could not start: ${message.reason}`),
           );
           break;
         case 'escape':
@@ -178,85 +172,91 @@ export async function engageTapGuard(
           if (engaged && !releasing) safely(() => listener.onHumanInput(message.kind));
           break;
         case 'reenabled':
-          console.error(`[tandem] macOS disabled the guard's event tap (${message.cause}); it was re-enabled`);
+          // The tap was off from macOS's notice until now: the person's input in that gap went through.
+          console.error(`[tandem] macOS disabled the guard's event tap (${message.cause}); it was re-enabled, and input in the gap went through`);
+          if (engaged && !releasing) safely(() => listener.onInputLeaked?.());
           break;
         case 'released':
-          workerDone = true;
-          onWorkerDone?.();
-          if (message.reason !== 'release') reportLost(lostReason(message.reason, options));
+          sessionDone = true;
+          onSessionDone?.();
+          if (message.reason !== 'release') reportLost(lostReason(message.reason, options), message.reason === 'secure-input' ? 'secure-input' : undefined);
           break;
       }
-    });
-    worker.on('error', (error) => {
+    };
+    const events: TapEngagementEvents = {
+      message: onMessage,
+      error: (error) => {
+        clearTimeout(timer);
+        // An uncaught error ends the worker; its tap must not outlive it enabled.
+        takeOver();
+        reportLost(`the guard thread failed: ${error.message}`);
+        reject(new TandemError('internal', `The input guard thread failed: ${error.message}`));
+      },
+      exit: () => {
+        clearTimeout(timer);
+        sessionDone = true;
+        clearInterval(timers.heartbeat);
+        afterWorkerGone();
+        onSessionDone?.();
+        reportLost('the guard thread exited');
+        reject(new TandemError('internal', 'The input guard thread exited before it was ready.'));
+      },
+    };
+    try {
+      channel = deps.host.open(events, { heartbeatTimeoutMs: options.heartbeatTimeoutMs, maxLifetimeMs: options.maxLifetimeMs, shared: shared.buffer });
+    } catch (error) {
       clearTimeout(timer);
-      // An uncaught error ends the worker; its tap must not outlive it enabled.
-      takeOver();
-      reportLost(`the guard thread failed: ${error.message}`);
-      reject(new TandemError('internal', `The input guard thread failed: ${error.message}`));
-    });
-    worker.on('exit', () => {
-      clearTimeout(timer);
-      workerDone = true;
-      clearInterval(timers.heartbeat);
-      afterWorkerGone();
-      onWorkerDone?.();
-      reportLost('the guard thread exited');
-      reject(new TandemError('internal', 'The input guard thread exited before it was ready.'));
-    });
+      reject(error);
+    }
   });
 
-  /** Asks the worker to take the tap down; takes it over when it does not answer in time. */
-  const stopWorker = async (ackMs: number): Promise<void> => {
-    if (!workerDone) {
+  /**
+   * Asks the thread to take this engagement's tap down, within `ackMs`. A thread that does not
+   * answer is not waited on (koffi #274: it may never end): the tap is disabled from here, and
+   * the thread is marked unusable, so no later call relies on it.
+   */
+  const stopSession = async (channel: TapChannel, ackMs: number): Promise<void> => {
+    if (!sessionDone) {
       const acknowledged = new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), ackMs);
-        onWorkerDone = () => {
+        onSessionDone = () => {
           clearTimeout(timer);
           resolve(true);
         };
       });
-      try {
-        worker.postMessage({ type: 'release' });
-      } catch (error) {
-        console.error('[tandem] asking the guard thread to release:', error);
-      }
+      channel.send({ type: 'release', id: channel.id });
       if (!(await acknowledged)) {
-        console.error(`[tandem] the guard thread did not release the tap within ${ackMs} ms: disabling it from the main thread`);
+        console.error(`[tandem] the guard thread did not release the tap within ${ackMs} ms: disabling it from the main thread; the guard is unusable until Tandem restarts`);
         takeOver();
+        deps.host.markUnusable(`it did not release the event tap within ${ackMs} ms`);
       }
     }
-    await worker.terminate().catch(() => undefined);
-    afterWorkerGone();
+    channel.close();
   };
 
   try {
     await ready;
   } catch (error) {
-    // A tap may still have come up late: take it down before giving up on the worker.
+    // A tap may still have come up late: take it down before giving up on this engagement.
     releasing = Promise.resolve();
-    await stopWorker(500);
+    if (channel) await stopSession(channel, 500);
     throw error;
   }
+  const engagedChannel: TapChannel = channel!;
   engaged = true;
-  timers.heartbeat = setInterval(() => {
-    try {
-      worker.postMessage({ type: 'heartbeat' });
-    } catch {
-      // the worker is gone: its 'exit' reports it
-    }
-  }, options.heartbeatEveryMs);
+  timers.heartbeat = setInterval(() => engagedChannel.send({ type: 'heartbeat', id: engagedChannel.id }), options.heartbeatEveryMs);
   timers.heartbeat.unref(); // a forgotten release must not keep the process alive (the worker times out on its own)
 
   return {
     oursSeen: () => shared.oursSeen,
     get holding(): boolean {
-      return engaged && !releasing && !lostReported && !workerDone;
+      return engaged && !releasing && !lostReported && !sessionDone;
     },
     release(): Promise<void> {
       releasing ??= (async () => {
         clearInterval(timers.heartbeat);
         try {
-          await stopWorker(options.releaseAckMs);
+          await stopSession(engagedChannel, options.releaseAckMs);
         } catch (error) {
           console.error('[tandem] releasing the guard:', error);
         }

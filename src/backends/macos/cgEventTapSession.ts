@@ -4,7 +4,10 @@
 // native code: a throw there would return NULL and silently eat the person's event, so any
 // failure passes the event through instead (fail open). Once the engine's thread has taken the
 // tap over (TapShared: the worker was stuck or dying), the callback passes everything and the
-// worker touches the tap no more.
+// worker touches the tap no more. Failing open is never silent, though: the session ends at the
+// next slice ('callback-failed') and the engine stops the call with guard-lost. Secure event
+// input (a password field, Terminal's Secure Keyboard Entry) hides keys, Esc included, from the
+// tap: the session refuses to start under it and ends as soon as it comes on ('secure-input').
 
 import type { MacNative, NullableRef, Ref } from '../../../native/macos/macNative.js';
 import { CFRunLoopRunResult, CGEventField, CGEventTapLocation, CGEventType, kCGEventTapOptionDefault, kCGHeadInsertEventTap } from '../../../native/macos/macNative.js';
@@ -15,7 +18,7 @@ const TAP_DISABLED_TYPES = new Set<number>([CGEventType.tapDisabledByTimeout, CG
 
 export type TapMessage =
   | { type: 'ready' }
-  | { type: 'failed'; reason: string; cause: 'tap' | 'load' }
+  | { type: 'failed'; reason: string; cause: 'tap' | 'load' | 'secure-input' }
   | { type: 'escape' }
   | { type: 'human'; kind: 'key' | 'pointer' }
   | { type: 'reenabled'; cause: 'timeout' | 'user-input' }
@@ -24,9 +27,10 @@ export type TapMessage =
 /**
  * Why the tap came down: asked to ('release'), its lifetime cap ('lifetime'), no heartbeat from
  * the engine's thread ('heartbeat-lost'), macOS disabled it and it would not come back on
- * ('disabled'), its run loop stopped ('error'), or the engine's thread took it over ('taken-over').
+ * ('disabled'), its run loop stopped ('error'), the engine's thread took it over ('taken-over'),
+ * secure event input came on ('secure-input'), or the callback threw ('callback-failed').
  */
-export type TapReleaseReason = 'release' | 'lifetime' | 'heartbeat-lost' | 'disabled' | 'error' | 'taken-over';
+export type TapReleaseReason = 'release' | 'lifetime' | 'heartbeat-lost' | 'disabled' | 'error' | 'taken-over' | 'secure-input' | 'callback-failed';
 
 export interface TapSessionOptions {
   marker: bigint;
@@ -51,6 +55,8 @@ export class EventTapSession {
   private done = false;
   /** macOS disabled the tap and CGEventTapEnable did not bring it back: the next pump ends the session. */
   private reenableFailed = false;
+  /** The callback threw (it passed that event and passes every one after): the next pump ends the session. */
+  private callbackFailed = false;
 
   constructor(
     private readonly native: MacNative,
@@ -70,6 +76,16 @@ export class EventTapSession {
   start(): boolean {
     // Released, or taken over by the engine's thread, before it started: never create the tap.
     if (this.done || this.options.shared.state() !== TapState.live) return false;
+    const secure = this.secureInputOn();
+    if (secure !== false) {
+      this.done = true;
+      this.send(
+        secure === true
+          ? { type: 'failed', cause: 'secure-input', reason: "secure keyboard entry is on (a password field or Terminal's Secure Keyboard Entry): the event tap could not hear Esc" }
+          : { type: 'failed', cause: 'load', reason: `IsSecureEventInputEnabled failed: ${secure.message}` },
+      );
+      return false;
+    }
     const { cf, cg, callbacks } = this.native;
     this.startedAt = this.lastHeartbeat = this.now();
     this.callback = callbacks.registerEventTapCallback((_proxy, type, event) => this.onEvent(type, event));
@@ -103,10 +119,19 @@ export class EventTapSession {
     return true;
   }
 
+  /** True, false, or the error that kept us from knowing (then nothing may be held). */
+  private secureInputOn(): boolean | Error {
+    try {
+      return this.native.hiToolbox.IsSecureEventInputEnabled();
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  }
+
   private onEvent(type: number, event: NullableRef): NullableRef {
     try {
-      // The engine's thread took the tap over (or it is coming down): hold nothing back.
-      if (this.done || this.options.shared.state() !== TapState.live) return event;
+      // The engine's thread took the tap over, it is coming down, or a callback failed: hold nothing back.
+      if (this.done || this.callbackFailed || this.options.shared.state() !== TapState.live) return event;
       const { cg } = this.native;
       // Tap-disabled notices carry no real event: decide on the type alone, read no fields.
       const readable = event !== null && !TAP_DISABLED_TYPES.has(type);
@@ -143,7 +168,10 @@ export class EventTapSession {
           return null;
       }
     } catch {
-      return event; // fail open: never eat the person's input because of our bug
+      // Fail open (never eat the person's input because of our bug), but not silently: the
+      // next pump ends the session and the call stops with guard-lost.
+      this.callbackFailed = true;
+      return event;
     }
   }
 
@@ -160,6 +188,16 @@ export class EventTapSession {
     }
     if (this.reenableFailed) {
       this.stop('disabled');
+      return false;
+    }
+    if (this.callbackFailed) {
+      this.stop('callback-failed');
+      return false;
+    }
+    // The tap no longer sees keys (Esc included) under secure input: the person could not cancel.
+    const secure = this.secureInputOn();
+    if (secure !== false) {
+      this.stop(secure === true ? 'secure-input' : 'error');
       return false;
     }
     const now = this.now();

@@ -31,7 +31,9 @@ import { waitForQuietAx } from './axObserverSettle.js';
 import { AxTreeReader } from './axTree.js';
 import { AxInputBarrier, DEFAULT_AX_BARRIER, type AxBarrierOptions } from './axInputBarrier.js';
 import { CGEventInput, pieceUnits, planScroll, planText } from './cgEvents.js';
-import { DEFAULT_TAP_GUARD_OPTIONS, engageTapGuard, type EngagedTapGuard, type TapGuardDeps, type TapGuardOptions } from './cgEventTapGuard.js';
+import { DEFAULT_TAP_GUARD_OPTIONS, engageTapGuard, type EngagedTapGuard, type TapGuardOptions } from './cgEventTapGuard.js';
+import { spawnTapWorker, TapThreadHost, type TapWorker } from './cgEventTapHost.js';
+import type { TapThreadOptions } from './cgEventTapThread.js';
 import { readWindowList } from './cgWindows.js';
 import { MacApps } from './macApps.js';
 import { launchedSince } from './libprocLaunches.js';
@@ -50,7 +52,7 @@ export interface MacDesktopOptions {
   pacing: PacingOptions;
   barrier: AxBarrierOptions;
   /** Test seam: how the guard's worker thread is started. */
-  spawnTapWorker?: TapGuardDeps['spawn'];
+  spawnTapWorker?: (data: TapThreadOptions) => TapWorker;
   /** Test seam: how screencapture is run. */
   runScreencapture?: ScreencaptureRunner;
 }
@@ -70,6 +72,8 @@ export class MacDesktop implements Desktop {
   private activeTap: EngagedTapGuard | null = null;
   /** The tap was seen not to count Tandem's events (?): the barrier stops waiting for it. */
   private tapBlind = false;
+  /** The one guard thread, kept across engagements. */
+  private readonly tapHost: TapThreadHost;
 
   constructor(
     private readonly native: MacNative,
@@ -82,6 +86,7 @@ export class MacDesktop implements Desktop {
     this.actions = new AxActions(this.session, this.registry);
     this.input = new CGEventInput(native);
     this.apps = new MacApps(native, this.session);
+    this.tapHost = new TapThreadHost(this.options.spawnTapWorker ?? spawnTapWorker);
   }
 
   async listApps(_progress: Progress): Promise<RunningApp[]> {
@@ -302,7 +307,7 @@ export class MacDesktop implements Desktop {
   }
 
   async engageGuard(listener: GuardListener, progress: Progress): Promise<EngagedGuard> {
-    const tap = await engageTapGuard(listener, progress, this.options.tapGuard, { native: this.native, spawn: this.options.spawnTapWorker });
+    const tap = await engageTapGuard(listener, progress, this.options.tapGuard, { native: this.native, host: this.tapHost });
     this.activeTap = tap;
     return {
       release: async () => {
@@ -324,5 +329,6 @@ export class MacDesktop implements Desktop {
   async close(): Promise<void> {
     this.registry.releaseAll();
     this.session.close();
+    await this.tapHost.close();
   }
 }
