@@ -19,7 +19,7 @@ import { secureAreas } from './redact.js';
 import type { CallResult } from './result.js';
 import { explainMissingApp, explainUnreadable, readabilityCheck, readWithContent } from './readability.js';
 import { DEFAULT_SETTLE, settle, type SettleOptions } from './settle.js';
-import { runTransaction, type TransactionOptions } from './transaction.js';
+import { runTransaction, type TransactionOptions } from './call/callLifecycle.js';
 import { formatTree } from './treeFormat.js';
 import { LIMITS, checkPid, checkWindowId } from './limits.js';
 import { checkKillTarget, checkLaunchRequest, killApp, launchApp, protectedPids, type KillOutcome, type LaunchArguments, type LaunchOutcome } from './appLifecycle.js';
