@@ -22,7 +22,7 @@ export function bounded<T>(promise: Promise<T>, ms: number, what: string): Promi
 
 interface Cleanup {
   what: string;
-  run: (progress: Progress) => Promise<void>;
+  run: (progress: Progress) => void | Promise<void>;
   timeoutMs: number;
 }
 
@@ -34,7 +34,7 @@ export class CleanupRegistry {
    * a wedged backend must not hold the answer back. Returns a function that unregisters it, for
    * what was given back on the way already.
    */
-  add(what: string, run: (progress: Progress) => Promise<void>, timeoutMs = CLEANUP_TIMEOUT_MS): () => void {
+  add(what: string, run: (progress: Progress) => void | Promise<void>, timeoutMs = CLEANUP_TIMEOUT_MS): () => void {
     const entry: Cleanup = { what, run, timeoutMs };
     this.entries.push(entry);
     return () => {
@@ -55,11 +55,7 @@ export class CleanupRegistry {
     const entries = this.entries.splice(0).reverse();
     for (const { what, run, timeoutMs } of entries) {
       try {
-        await bounded(
-          Promise.resolve().then(() => run(progress)),
-          timeoutMs,
-          what,
-        );
+        await bounded(Promise.resolve().then(() => run(progress)), timeoutMs, what);
       } catch (error) {
         progress.log(`could not ${what}: ${toTandemError(error).message}`);
       }
