@@ -278,7 +278,8 @@ function stepDragEnd(fields: ElementFields & { x?: number; y?: number }, end: 'f
 
 /** A drag from one pointer target to another (the drag tool and the drag step). */
 export function dragStep(from: ClickTarget, to: ClickTarget, fields: { duration_ms?: number; button?: MouseButton; modifiers?: string[] }): DragStep {
-  return { kind: 'drag', from, to, button: fields.button ?? 'left', modifiers: normalizeModifiers(fields.modifiers), durationMs: fields.duration_ms ?? DEFAULT_DRAG_MS };
+  const step = { kind: 'drag', from, to, button: fields.button ?? 'left', modifiers: (fields.modifiers ?? []) as Modifier[], durationMs: fields.duration_ms ?? DEFAULT_DRAG_MS } as const;
+  return normalizeStep(step, 0) as DragStep;
 }
 
 function stepFromInput(input: StepInput): Step {
