@@ -1,7 +1,7 @@
 // One tool call's record, the same for every call, read-only or acting: its id, the
 // call-started and call-finished events, its log lines, its files and the framing of its result
 // (duration, the finish event). The engine opens one per call (engine.ts); a read (open,
-// refresh) or a transaction (transaction.ts) fills it in. Events go to the engine's listeners
+// refresh) or a transaction (call/callLifecycle.ts) fills it in. Events go to the engine's listeners
 // (feed, overlay, tray) and to the caller's own (MCP progress notifications) alike.
 
 import type { ArtifactStore, WrittenCall } from './artifacts.js';

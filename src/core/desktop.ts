@@ -1,5 +1,5 @@
 // The Desktop interface: the primitives a backend implements. Primitives only — no retries,
-// no settle policy, no restore logic: that is core's job and is written once (transaction.ts).
+// no settle policy, no restore logic: that is core's job and is written once (call/callLifecycle.ts).
 // A backend file is named after the API it wraps (atspiTree.ts, x11Input.ts, axTree.ts…).
 
 import type {

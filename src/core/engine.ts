@@ -1,6 +1,7 @@
 // The engine: what the MCP tools, the CLI and the Electron app call (TandemEngine). It owns the
 // one queue, the one guard and the element index of a desktop, and runs every disruptive call
-// as a transaction (transaction.ts). Read-only calls never engage the guard or move anything.
+// through the call lifecycle (call/callLifecycle.ts). Read-only calls never engage the guard or
+// move anything (readCall.ts); launch_app and kill_app run in lifecycleCalls.ts.
 
 import type { DescribeSteps } from './stepsDone.js';
 import { ArtifactStore, type ArtifactFile, type ArtifactStoreOptions } from './artifacts.js';
@@ -8,40 +9,30 @@ import { CallRecord } from './callRecord.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
 import { SnapshotCache } from './elementIndex.js';
 import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEngine } from './engineApi.js';
-import { TandemError, errorFacts, toTandemError } from './errors.js';
+import { TandemError } from './errors.js';
 import { TypedEmitter } from './events.js';
 import { GuardPolicy } from './guard.js';
-import type { Display, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from './model.js';
-import { chooseWindow, frontmostFirst, requireWindow, windowSubtree } from './windowChoice.js';
-import { zoomInto, type ZoomImage, type ZoomView } from './zoom.js';
+import type { Display, PermissionCheck, Point, Rect, RunningApp, WindowInfo } from './model.js';
+import { frontmostFirst, requireWindow } from './windowChoice.js';
+import type { ZoomImage, ZoomView } from './zoom.js';
 import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
-import { secureAreas } from './redact.js';
 import type { CallResult } from './result.js';
-import { explainMissingApp, explainUnreadable, readabilityCheck, readWithContent } from './readability.js';
+import { explainMissingApp, readabilityCheck } from './readability.js';
 import { DEFAULT_SETTLE, settle, type SettleOptions } from './settle.js';
-import { runTransaction, type TransactionOptions } from './transaction.js';
-import { formatTree } from './treeFormat.js';
+import { runTransaction, type TransactionDeps, type TransactionOptions } from './call/callLifecycle.js';
+import { INSPECTION, inspect, zoomRead } from './inspection.js';
+import { KILL_TOOL, LAUNCH_TOOL, recordedKill, recordedLaunch, type KillAppResult, type LaunchAppResult } from './lifecycleCalls.js';
+import { readCall } from './readCall.js';
 import { LIMITS, checkPid, checkWindowId } from './limits.js';
 import { openApp } from './appArrival.js';
-import { checkKillTarget, checkLaunchRequest, killApp, launchApp, protectedPids, type KillOutcome, type LaunchArguments, type LaunchOutcome } from './appLifecycle.js';
+import { checkLaunchRequest, type LaunchArguments } from './appLifecycle.js';
 import { DEFAULT_SETTINGS, SettingsStore, type ConfigReport } from './settings.js';
 
 /** Tool names used for open/refresh artifacts and results (the MCP tools of the same name). */
 export const OPEN_TOOL = 'open_application_and_traverse';
 export const REFRESH_TOOL = 'refresh_traversal';
 export const FRONT_TOOL = 'bring_to_front';
-export const LAUNCH_TOOL = 'launch_app';
-export const KILL_TOOL = 'kill_app';
-/** The small inspection reads, as the feed and the call record name them. */
-export const INSPECTION = {
-  apps: 'list_applications',
-  windows: 'list_windows',
-  zoom: 'zoom',
-  displays: 'get_screen_size',
-  cursor: 'get_cursor_position',
-  permissions: 'check_permissions',
-} as const;
 
 export const DEFAULT_GRACE_MS = DEFAULT_SETTINGS.grace_ms;
 /** Longest wait for a just-started app to stop changing before its first tree is read. */
@@ -51,14 +42,6 @@ export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { maxDepth: 64, maxElemen
 export interface RefreshOptions {
   /** Only this window of the app: its part of the tree, and its capture. */
   windowId?: number;
-}
-
-/** What a read call reads: the app, and the one window when the caller named one. */
-interface ReadTarget {
-  pid: number;
-  app: string;
-  verb: string;
-  window?: WindowInfo;
 }
 
 export const PAUSED_MESSAGE = 'Agent control is paused by the person in the Tandem menu.';
@@ -94,8 +77,8 @@ function isArtifactWriter(value: EngineOptions['artifacts']): value is ArtifactW
   return typeof (value as Partial<ArtifactStore>).writeCall === 'function';
 }
 
-export type LaunchAppResult = LaunchOutcome & { durationMs: number };
-export type KillAppResult = KillOutcome & { file?: string; fileBytes?: number; screenshot?: string; durationMs: number };
+export { INSPECTION } from './inspection.js';
+export { KILL_TOOL, LAUNCH_TOOL, type KillAppResult, type LaunchAppResult } from './lifecycleCalls.js';
 
 export class Engine implements TandemEngine {
   private readonly queue = new ActionQueue();
@@ -136,6 +119,11 @@ export class Engine implements TandemEngine {
     };
   }
 
+  /** What a call needs of the engine, with the options as they are now. */
+  private get callDeps(): TransactionDeps {
+    return { desktop: this.desktop, guard: this.guard, snapshots: this.snapshots, options: this.transactionOptions, zoomView: (pid) => this.zooms.get(pid) };
+  }
+
   async getConfig(): Promise<ConfigReport> {
     this.assertOpen();
     return this.settings.report();
@@ -172,11 +160,7 @@ export class Engine implements TandemEngine {
     return this.queue.run(async () => {
       this.assertNotPaused();
       return this.recorded(request.tool, context, (record) =>
-        runTransaction(
-          { desktop: this.desktop, guard: this.guard, snapshots: this.snapshots, options: this.transactionOptions, zoomView: (pid) => this.zooms.get(pid) },
-          { record, signal: context.signal },
-          request,
-        ),
+        runTransaction(this.callDeps, { record, signal: context.signal }, request),
       );
     }, context.signal);
   }
@@ -189,7 +173,7 @@ export class Engine implements TandemEngine {
     if (identifier.length > LIMITS.queryChars) throw new TandemError('bad-input', `The app identifier is ${identifier.length} characters long; at most ${LIMITS.queryChars}.`);
     return this.queue.run(
       () =>
-        this.recorded(OPEN_TOOL, context, (record) => this.readCall(record, context, { identifier }, undefined, async (progress) => {
+        this.recorded(OPEN_TOOL, context, (record) => readCall(this.callDeps, record, context, { identifier }, undefined, async (progress) => {
           const opened = await openApp(this.desktop, identifier.trim(), progress);
           // A window that just appeared is still being filled (a browser loading its page, an
           // office suite building its toolbars): read it once it has been quiet for a moment.
@@ -208,7 +192,7 @@ export class Engine implements TandemEngine {
     return this.queue.run(
       () =>
         this.recorded(REFRESH_TOOL, context, (record) =>
-          this.readCall(record, context, windowId === undefined ? { pid } : { pid, windowId }, pid, async (progress) => {
+          readCall(this.callDeps, record, context, windowId === undefined ? { pid } : { pid, windowId }, pid, async (progress) => {
             const app = await this.requireApp(pid, progress);
             const window = windowId === undefined ? undefined : requireWindow(await this.desktop.windows(pid, progress), pid, windowId);
             return { pid, app: app.name, verb: 'read', ...(window ? { window } : {}) };
@@ -230,7 +214,7 @@ export class Engine implements TandemEngine {
     return this.queue.run(
       () =>
         this.recorded(FRONT_TOOL, context, (record) =>
-          this.readCall(record, context, { pid, windowId }, pid, async (progress) => {
+          readCall(this.callDeps, record, context, { pid, windowId }, pid, async (progress) => {
             this.assertNotPaused();
             const app = await this.requireApp(pid, progress);
             if (windowId !== undefined) {
@@ -259,20 +243,7 @@ export class Engine implements TandemEngine {
       () =>
         this.recorded(LAUNCH_TOOL, context, async (record) => {
           this.assertNotPaused();
-          await this.guard.refuseAfterLateEscape();
-          const progress = createProgress({ signal: context.signal, timeoutMs: this.transactionOptions.watchdogMs, log: record.log, now: this.transactionOptions.now });
-          record.start(undefined, { [request.kind]: request.value, args: request.args, urls: request.urls, background: request.background, new_instance: request.newInstance });
-          try {
-            const outcome = await launchApp(this.desktop, request, this.transactionOptions.settle, progress);
-            record.app = outcome.app.name;
-            const verb = outcome.app.alreadyRunning ? 'already running' : outcome.app.handedOver ? 'handed to the running instance' : 'started';
-            const call = record.finish(this.lifecycleCall(LAUNCH_TOOL, outcome.app.pid, outcome.app.name, `${outcome.app.name} ${verb}: ${outcome.windows.length} window(s)`));
-            return { ...outcome, durationMs: call.durationMs };
-          } catch (error) {
-            const failure = toTandemError(error);
-            record.finish(this.failedReadResult(LAUNCH_TOOL, undefined, failure));
-            throw failure;
-          }
+          return recordedLaunch(this.callDeps, record, request, context);
         }),
       context.signal,
     );
@@ -291,43 +262,10 @@ export class Engine implements TandemEngine {
       () =>
         this.recorded(KILL_TOOL, context, async (record) => {
           this.assertNotPaused();
-          await this.guard.refuseAfterLateEscape();
-          // Over a socket the client is another process tree: without its pid, nothing says which
-          // processes are the person's MCP client, so nothing is closed.
-          if (context.viaSocket && context.clientPid === undefined) {
-            throw new TandemError('unsupported', "The connected client's process could not be identified (the socket gave no peer pid), so Tandem cannot tell which processes to spare when it closes an app.", { reason: 'client-unknown' });
-          }
-          const progress = createProgress({ signal: context.signal, timeoutMs: this.transactionOptions.watchdogMs, log: record.log, now: this.transactionOptions.now });
-          // Refusals touch nothing: no events, no files.
-          const protectedBy = await protectedPids(this.desktop, process.pid, context.clientPid);
-          const target = await checkKillTarget(this.desktop, pid, protectedBy, progress);
-          record.start(pid, { pid, force });
-          record.app = target.app;
-          try {
-            const outcome = await killApp(this.desktop, { pid, ...target }, force, { snapshot: (of) => this.desktop.snapshot(of, this.transactionOptions.snapshotLimits, progress), settleOptions: this.transactionOptions.settle }, progress);
-            let files: { file?: string; fileBytes?: number; screenshot?: string } = {};
-            if (outcome.tree) {
-              // element_index of the dialog's buttons works in the next call (a click on "Save").
-              this.snapshots.set(outcome.tree);
-              const screenshot = await this.desktop.screenshot({ windowId: outcome.dialog?.windowId ?? outcome.windows[0]?.windowId, pid }, progress).catch(() => undefined);
-              const written = await record.writeFiles({ text: formatTree(outcome.tree), screenshot, covered: secureAreas(outcome.tree.elements) });
-              files = { file: written.textPath, fileBytes: written.textBytes, screenshot: written.pngPath };
-            }
-            const call = record.finish({ ...this.lifecycleCall(KILL_TOOL, pid, target.app, `${target.app} ${outcome.status}${outcome.dialog ? `: ${outcome.dialog.title}` : ''}`), ...files });
-            return { ...outcome, ...files, durationMs: call.durationMs };
-          } catch (error) {
-            const failure = toTandemError(error);
-            record.finish(this.failedReadResult(KILL_TOOL, pid, failure));
-            throw failure;
-          }
+          return recordedKill(this.callDeps, record, pid, force, context);
         }),
       context.signal,
     );
-  }
-
-  /** The feed's record of a launch or a close: no tree read, no input sent. */
-  private lifecycleCall(tool: string, pid: number, app: string, summary: string): Omit<CallResult, 'durationMs'> {
-    return { ...this.emptyResult(tool, pid), app, summary };
   }
 
   /** The app with this pid, or the not-accessible / unknown-app error that says what to do. */
@@ -379,12 +317,7 @@ export class Engine implements TandemEngine {
           { pid, windowId, region },
           async (progress) => {
             await this.requireApp(pid, progress);
-            const window = chooseWindow(await this.desktop.windows(pid, progress), pid, windowId);
-            const [screenshot, tree] = await Promise.all([
-              this.desktop.screenshot({ windowId: window.windowId, pid }, progress),
-              this.desktop.snapshot(pid, this.transactionOptions.snapshotLimits, progress),
-            ]);
-            const image = await zoomInto(screenshot, window.bounds, region, secureAreas(tree.elements), { pid, windowId: window.windowId });
+            const image = await zoomRead(this.desktop, this.transactionOptions.snapshotLimits, pid, windowId, region, progress);
             this.zooms.set(pid, image.view);
             return image;
           },
@@ -495,11 +428,7 @@ export class Engine implements TandemEngine {
     }
   }
 
-  /**
-   * A small inspection read in its own call record: started and finished events (the feed and
-   * the caller's progress hear of it), a one-line summary, no files. It does not become the
-   * engine's `current` call: reads that do not queue may run while an action does.
-   */
+  /** A small inspection read in its own call record (inspection.ts). */
   private async inspected<T>(
     tool: string,
     context: CallContext,
@@ -508,17 +437,7 @@ export class Engine implements TandemEngine {
     read: (progress: Progress) => Promise<T>,
     describe: (value: T) => string,
   ): Promise<T> {
-    const record = this.newRecord(tool, context);
-    record.start(pid, args);
-    try {
-      const value = await read(this.readProgress(context.signal));
-      record.finish({ ...this.emptyResult(tool, pid), summary: describe(value) });
-      return value;
-    } catch (error) {
-      const failure = toTandemError(error);
-      record.finish(this.failedReadResult(tool, pid, failure));
-      throw failure;
-    }
+    return inspect(this.newRecord(tool, context), pid, args, () => this.readProgress(context.signal), read, describe);
   }
 
   private newRecord(tool: string, context: CallContext): CallRecord {
@@ -534,103 +453,5 @@ export class Engine implements TandemEngine {
       now: this.transactionOptions.now,
       artifacts: () => this.artifactStore(),
     });
-  }
-
-  /**
-   * open/refresh: resolve the app, read its tree (no guard, nothing moves), write the tree file
-   * and a screenshot. Failures are thrown (nothing was disturbed) after a call-finished event.
-   */
-  private async readCall(
-    record: CallRecord,
-    context: CallContext,
-    args: Record<string, unknown>,
-    pid: number | undefined,
-    resolve: (progress: Progress) => Promise<ReadTarget>,
-  ): Promise<CallResult> {
-    const options = this.transactionOptions;
-    const now = options.now;
-    const log = record.log;
-    const progress = createProgress({ signal: context.signal, timeoutMs: options.watchdogMs, log, now });
-    record.start(pid, args);
-    try {
-      const target = await resolve(progress);
-      record.app = target.app;
-      // The window is captured while its tree is read: the two wait on different processes
-      // (the X server, the app), so the answer waits for the longer one only.
-      const window = target.window;
-      const capturing = this.desktop.screenshot(window ? { pid: target.pid, windowId: window.windowId } : { pid: target.pid }, progress).catch((error: unknown) => {
-        if (progress.signal.aborted) throw error;
-        log(`no screenshot: ${toTandemError(error).message}`);
-        return undefined;
-      });
-      const limits = options.snapshotLimits;
-      const whole = await readWithContent(this.desktop, target.pid, limits, progress).finally(() => capturing.catch(() => {}));
-      // Windows on screen with nothing readable in them: say so, rather than hand over an empty tree.
-      const unreadable = await explainUnreadable(this.desktop, target.pid, whole, progress);
-      if (unreadable) throw unreadable;
-      const snapshot = window ? this.windowPart(whole, window) : whole;
-      this.snapshots.set(snapshot);
-      const screenshot: Screenshot | undefined = await capturing;
-      const written = await record.writeFiles({ text: formatTree(snapshot), screenshot, covered: secureAreas(snapshot.elements) });
-      return record.finish({ ...this.treeResult(record.tool, target, snapshot), file: written.textPath, fileBytes: written.textBytes, screenshot: written.pngPath });
-    } catch (error) {
-      const failure = toTandemError(error);
-      record.finish(this.failedReadResult(record.tool, pid, failure));
-      throw failure;
-    }
-  }
-
-  /** One window's part of the tree (its element_index values are the ones handed out). */
-  private windowPart(snapshot: TreeSnapshot, window: WindowInfo): TreeSnapshot {
-    const part = windowSubtree(snapshot, window);
-    if (part) return part;
-    const frames = snapshot.elements.filter((el) => el.depth === 1).map((el) => ({ role: el.role, name: el.text }));
-    throw new TandemError('not-found', `window ${window.windowId} of pid ${snapshot.pid} is not in its accessibility tree.`, {
-      pid: snapshot.pid,
-      windowId: window.windowId,
-      reason: 'no-accessible-window',
-      title: window.title,
-      frames,
-    });
-  }
-
-  private treeResult(tool: string, target: { pid: number; app: string; verb: string }, snapshot: TreeSnapshot): Omit<CallResult, 'durationMs'> {
-    const visible = snapshot.elements.filter((el) => el.visible).length;
-    return {
-      ...this.emptyResult(tool, target.pid),
-      app: target.app,
-      elementCount: snapshot.elements.length,
-      visibleElements: visible,
-      summary: `${target.app} ${target.verb}: ${snapshot.elements.length} elements, ${visible} visible`,
-      ...(snapshot.truncated ? { truncated: { pid: target.pid, ...snapshot.truncated } } : {}),
-    };
-  }
-
-  /** A read that touched no tree: nothing counted, nothing moved. */
-  private emptyResult(tool: string, pid: number | undefined): Omit<CallResult, 'durationMs'> {
-    return {
-      status: 'ok',
-      tool,
-      pid: pid ?? 0,
-      app: '',
-      elementCount: 0,
-      visibleElements: 0,
-      summary: '',
-      textChanges: [],
-      stepsDone: [],
-      stepsTotal: 0,
-      humanInputBlocked: 0,
-      watchdogFired: false,
-      restore: { cursor: true, frontmost: 'not-needed' },
-    };
-  }
-
-  private failedReadResult(tool: string, pid: number | undefined, failure: TandemError): Omit<CallResult, 'durationMs'> {
-    return {
-      ...this.emptyResult(tool, pid),
-      status: failure.code === 'cancelled' ? 'cancelled' : 'error',
-      summary: `failed: ${failure.message.split('\n')[0]}`,
-      error: errorFacts(failure),
-    };
   }
 }

@@ -10,7 +10,7 @@ export interface SettleOptions {
    * How long an app must send no accessibility events before its tree counts as settled, the
    * read itself included. Default 45 ms: measured GTK apps send one change's events with gaps
    * of at most 16 ms (a file dialog building itself for 115 ms included). A read during which
-   * the app sent events is read again (transaction.ts), so a read the backend verified is quiet
+   * the app sent events is read again (call/callState.ts), so a read the backend verified is quiet
    * time: only what the app's last read did not cover is waited before reading (quietBeforeRead).
    */
   quietMs: number;

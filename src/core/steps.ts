@@ -1,6 +1,6 @@
 // Steps are what a disruptive call does between guard engage and settle. A tool call carries one
 // or more; they run in order inside one transaction with a cancellation checkpoint before and
-// after each (transaction.ts).
+// after each (call/callLifecycle.ts; checked in stepNormalize.ts, run by call/stepRunners/).
 
 import type { Modifier, Point } from './model.js';
 import type { MouseButton } from './desktop.js';

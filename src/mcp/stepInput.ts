@@ -4,9 +4,11 @@
 
 import { z } from 'zod';
 import { TandemError, toTandemError } from '../core/errors.js';
-import { normalizeKey, normalizeModifiers } from '../core/keys.js';
+import { normalizeModifiers } from '../core/keys.js';
 import { LIMITS } from '../core/limits.js';
 import type { MouseButton } from '../core/desktop.js';
+import type { Modifier } from '../core/model.js';
+import { normalizeStep } from '../core/stepNormalize.js';
 import { DEFAULT_DRAG_MS, type ClickStep, type ClickTarget, type DragStep, type ElementQuery, type PressStep, type ScrollStep, type Step, type TypeStep } from '../core/steps.js';
 import {
   KEY_DESCRIPTION,
@@ -238,8 +240,9 @@ export function typeStep(text: string): TypeStep {
   return { kind: 'type', text };
 }
 
+/** keyName / modifierFlags → a press step, checked by core's one step validation (names as sent, put in canonical form there). */
 export function pressStep(keyName: string, modifierNames?: string[]): PressStep {
-  return { kind: 'press', key: normalizeKey(keyName), modifiers: normalizeModifiers(modifierNames) };
+  return normalizeStep({ kind: 'press', key: keyName, modifiers: (modifierNames ?? []) as Modifier[] }, 0) as PressStep;
 }
 
 /** ["ctrl","shift","t"] → press t with ctrl+shift held. */
@@ -275,7 +278,8 @@ function stepDragEnd(fields: ElementFields & { x?: number; y?: number }, end: 'f
 
 /** A drag from one pointer target to another (the drag tool and the drag step). */
 export function dragStep(from: ClickTarget, to: ClickTarget, fields: { duration_ms?: number; button?: MouseButton; modifiers?: string[] }): DragStep {
-  return { kind: 'drag', from, to, button: fields.button ?? 'left', modifiers: normalizeModifiers(fields.modifiers), durationMs: fields.duration_ms ?? DEFAULT_DRAG_MS };
+  const step = { kind: 'drag', from, to, button: fields.button ?? 'left', modifiers: (fields.modifiers ?? []) as Modifier[], durationMs: fields.duration_ms ?? DEFAULT_DRAG_MS } as const;
+  return normalizeStep(step, 0) as DragStep;
 }
 
 function stepFromInput(input: StepInput): Step {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { EngineEventMap } from '../../src/core/engineApi.js';
-import { MAX_REREADS } from '../../src/core/transaction.js';
+import { MAX_REREADS } from '../../src/core/call/callState.js';
 import type { ScriptedAppSpec } from '../support/scriptedDesktop.js';
 import { COUNTER, act, clickOn, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 

@@ -1,0 +1,152 @@
+// The state of one acting call, shared by its lifecycle (callLifecycle.ts), the step runners
+// (stepRunners/) and what runs after the steps (afterAction.ts, restore.ts, resultBuilder.ts):
+// what was read before, what the steps did, and what the answer will say.
+
+import type { CallRecord } from '../callRecord.js';
+import type { Desktop, SnapshotLimits } from '../desktop.js';
+import type { TreeDiff } from '../diff.js';
+import type { SnapshotCache } from '../elementIndex.js';
+import type { ActRequest } from '../engineApi.js';
+import { abortable, type GuardPolicy, type GuardSession } from '../guard.js';
+import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot } from '../model.js';
+import type { Progress } from '../progress.js';
+import { CleanupRegistry } from '../cleanups.js';
+import type { Destination } from '../redact.js';
+import type { CallResult, ElementChoice, TextEntry } from '../result.js';
+import { settle, type LaunchOutcome, type SettleOptions } from '../settle.js';
+import type { ElementQuery, Step } from '../steps.js';
+import type { ZoomView } from '../zoom.js';
+import type { DescribeSteps, StepDone } from '../stepsDone.js';
+
+export interface TransactionOptions {
+  watchdogMs: number;
+  graceMs: number;
+  settle: SettleOptions;
+  snapshotLimits: SnapshotLimits;
+  now: () => number;
+  /** The words for the steps done, in the call's file and a late Esc's message (src/mcp/renderSteps.ts). */
+  describeSteps: DescribeSteps;
+}
+
+export interface TransactionDeps {
+  desktop: Desktop;
+  guard: GuardPolicy;
+  snapshots: SnapshotCache;
+  options: TransactionOptions;
+  /** The last zoom image of a pid, for clicks given in its pixels. */
+  zoomView?: (pid: number) => ZoomView | undefined;
+}
+
+export interface CallInfo {
+  /** The call's record: its id, events, files and result framing (callRecord.ts). */
+  record: CallRecord;
+  signal?: AbortSignal;
+}
+
+/** A result before the call record frames it (its duration). */
+export type UnframedResult = Omit<CallResult, 'durationMs'>;
+
+/** Times a tree is read again because the app changed while it was being read. */
+export const MAX_REREADS = 2;
+
+export interface Before {
+  frontmost: Frontmost | null;
+  cursor: Point;
+  snapshot: TreeSnapshot;
+}
+
+export class CallState {
+  readonly desktop: Desktop;
+  readonly options: TransactionOptions;
+  readonly record: CallRecord;
+  steps: Step[] = [];
+  appName = '';
+  before!: Before;
+  /**
+   * Elements resolved before the guard (element_index pins and the first step's queries), by
+   * the query object itself: a drag has two, one per end.
+   */
+  readonly resolvedBefore = new Map<ElementQuery, ElementNode>();
+  destinations = new Map<number, Destination>();
+  /** Queries that matched several elements sharing a label: the facts of the choice, by query. */
+  readonly choices = new Map<ElementQuery, ElementChoice>();
+  /** How each type-text step's text went in (inserted or typed as keys, and why). */
+  readonly textEntries: TextEntry[] = [];
+  readonly abort = new AbortController();
+  session: GuardSession | null = null;
+  progress!: Progress;
+  /**
+   * What must be put back whatever happens (the person's cursor and frontmost app), registered
+   * where it was taken; the lifecycle runs it once the action is over (callLifecycle.ts).
+   */
+  readonly cleanups = new CleanupRegistry();
+  /** The restore facts, written by the restore cleanup; "not restored" until it has run. */
+  restored: CallResult['restore'] = { cursor: false, frontmost: 'failed' };
+
+  // state while running
+  current!: TreeSnapshot;
+  treeIsStale = false;
+  lastClickTarget: ElementNode | null = null;
+  clickPoint: Point | undefined;
+  readonly stepsDone: StepDone[] = [];
+  after: TreeSnapshot | null = null;
+  diff: TreeDiff | null = null;
+  appExited = false;
+  handoff: { frontmost: Frontmost; snapshot: TreeSnapshot | null } | null = null;
+  /** Processes the steps started that showed no window (named in the answer). */
+  launchedWithoutWindow: LaunchOutcome['running'] = [];
+  screenshot: Screenshot | undefined;
+  /** The screenshot as a PNG with the crosshair, encoding since it was captured. */
+  screenshotPng: Promise<Buffer> | undefined;
+  /** Screen rectangles (password fields) painted over in screenshotPng. */
+  screenshotCovered: Rect[] = [];
+  /** The step being run (for input progress events). */
+  currentStep = 0;
+  /** When the late-Esc grace period after the last step ends (epoch ms; 0 before the steps ended). */
+  graceEndsAt = 0;
+
+  constructor(
+    readonly deps: TransactionDeps,
+    readonly call: CallInfo,
+    readonly request: ActRequest,
+  ) {
+    this.desktop = deps.desktop;
+    this.options = deps.options;
+    this.record = call.record;
+  }
+
+  get callId(): number {
+    return this.record.callId;
+  }
+
+  log = (message: string): void => this.record.log(message);
+
+  /** Runs a primitive so that an abort (Esc, watchdog, disconnect) ends the wait even if it hangs. */
+  step<T>(promise: Promise<T>): Promise<T> {
+    return abortable(promise, this.abort.signal);
+  }
+
+  /**
+   * The target's tree, read again while the app reported changes during the read (at most
+   * MAX_REREADS times, each after the app went quiet again): a tree read half before and half
+   * after a change would mislead the diff.
+   */
+  async readSettled(settleFirst: boolean): Promise<TreeSnapshot> {
+    if (settleFirst) await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress, this.current));
+    for (let reread = 0; ; reread++) {
+      const tree = await this.step(this.desktop.snapshot(this.request.pid, this.options.snapshotLimits, this.progress));
+      if (!tree.changedWhileReading || reread >= MAX_REREADS) return tree;
+      this.log(`${this.appName} changed while it was being read: reading it again once it is quiet`);
+      await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress, this.current));
+    }
+  }
+
+  /** The tree may have changed since the last read: read it again before resolving a query. */
+  async freshTree(): Promise<TreeSnapshot> {
+    if (this.treeIsStale) {
+      this.current = await this.readSettled(true);
+      this.treeIsStale = false;
+    }
+    return this.current;
+  }
+}

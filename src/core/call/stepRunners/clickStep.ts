@@ -1,0 +1,63 @@
+// A click: on an element (its centre, estimated when the toolkit gives none) or at a point, scrolled
+// into view first.
+
+import type { ClickOptions } from '../../desktop.js';
+import { TandemError } from '../../errors.js';
+import type { ElementNode, Point } from '../../model.js';
+import { elementAtPoint } from '../../query.js';
+import { centreOf, estimateBounds, scrollIntoView } from '../../scrollIntoView.js';
+import { settle } from '../../settle.js';
+import type { ClickStep } from '../../steps.js';
+import { formatElementLabel } from '../../treeFormat.js';
+import type { CallState } from '../callState.js';
+import { screenPointOf } from '../pointerTargets.js';
+import { locate } from '../stepTargets.js';
+import type { DoneAt, ScrolledInto, StepDone } from '../../stepsDone.js';
+
+export async function runClickStep(state: CallState, step: ClickStep, index: number): Promise<StepDone> {
+  let element: ElementNode | null;
+  let point: Point;
+  if ('query' in step.target) {
+    element = await locate(state, step.target.query, index);
+    // Toolkits give no geometry for rows scrolled out of view (GTK3 answers INT_MIN): aim
+    // where its laid-out siblings say it must be, and let scroll-into-view bring it in.
+    const bounds = element.bounds ?? estimateBounds(state.current.elements, element);
+    if (!bounds) throw new TandemError('unsupported', `${formatElementLabel(element)} has no position on screen.`, { reason: 'no-position', index: element.index });
+    point = centreOf(bounds);
+  } else {
+    point = await screenPointOf(state, step.target);
+    element = elementAtPoint((await state.freshTree()).elements, point);
+  }
+  const reached = await clickAt(state, element, point, { button: step.button, count: step.count, modifiers: step.modifiers });
+  return { kind: 'click', button: step.button, count: step.count, at: doneAt(reached), modifiers: step.modifiers, ...(reached.scrolled ? { scrolled: reached.scrolled } : {}) };
+}
+
+/** Where a pointer step went, as a fact: the point, and the element there by its tree label. */
+export function doneAt({ point, element }: { point: Point; element: ElementNode | null }): DoneAt {
+  return element ? { point, element: formatElementLabel(element) } : { point };
+}
+
+/** Clicks `point` (on `element` when known), scrolled into view first; the tree is stale after it. */
+export async function clickAt(state: CallState, element: ElementNode | null, point: Point, options: ClickOptions): Promise<{ point: Point; element: ElementNode | null; note?: string; scrolled?: ScrolledInto }> {
+  const progress = state.progress;
+  const reached = await scrollIntoView(
+    {
+      desktop: state.desktop,
+      pid: state.request.pid,
+      limits: state.options.snapshotLimits,
+      progress,
+      settle: async () => void (await settle(state.desktop, state.request.pid, state.options.settle, progress, state.current)),
+    },
+    state.current,
+    { element, point },
+  );
+  if (reached.lines) {
+    state.current = reached.snapshot;
+    state.log(reached.note!);
+  }
+  await state.desktop.click(reached.point, options, progress);
+  state.clickPoint = reached.point;
+  state.lastClickTarget = reached.element;
+  state.treeIsStale = true;
+  return reached;
+}
