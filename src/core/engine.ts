@@ -21,9 +21,10 @@ import type { CallResult } from './result.js';
 import { explainMissingApp, readabilityCheck } from './readability.js';
 import { DEFAULT_SETTLE, settle, type SettleOptions } from './settle.js';
 import { runTransaction, type TransactionDeps, type TransactionOptions } from './call/callLifecycle.js';
-import { INSPECTION, inspect, zoomRead } from './inspection.js';
+import { INSPECTION, checkZoomRegion, inspect, zoomRead } from './inspection.js';
 import { KILL_TOOL, LAUNCH_TOOL, recordedKill, recordedLaunch, type KillAppResult, type LaunchAppResult } from './lifecycleCalls.js';
 import { readCall } from './readCall.js';
+import { bringToFront } from './bringToFront.js';
 import { LIMITS, checkPid, checkWindowId } from './limits.js';
 import { openApp } from './appArrival.js';
 import { checkLaunchRequest, type LaunchArguments } from './appLifecycle.js';
@@ -217,14 +218,7 @@ export class Engine implements TandemEngine {
           readCall(this.callDeps, record, context, { pid, windowId }, pid, async (progress) => {
             this.assertNotPaused();
             const app = await this.requireApp(pid, progress);
-            if (windowId !== undefined) {
-              const windows = await this.desktop.windows(pid, progress);
-              if (!windows.some((window) => window.windowId === windowId)) {
-                throw new TandemError('not-found', `pid ${pid} has no window ${windowId}; its windows: ${windows.map((window) => window.windowId).join(', ') || 'none'}.`, { reason: 'no-window', windowId, windows: windows.map((window) => window.windowId) });
-              }
-            }
-            const confirmed = await this.desktop.activate(pid, windowId, progress);
-            return { pid, app: app.name, verb: confirmed ? 'brought to the front' : 'asked to come to the front (not confirmed: the window manager may have declined)' };
+            return bringToFront(this.desktop, pid, app.name, windowId, progress);
           }),
         ),
       context.signal,
@@ -304,10 +298,7 @@ export class Engine implements TandemEngine {
   async zoom(pid: number, windowId: number | undefined, region: Rect, context: CallContext = {}): Promise<ZoomImage> {
     this.assertOpen();
     checkPid(pid);
-    const numbers = [region?.x, region?.y, region?.width, region?.height];
-    if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n) && Math.abs(n) <= LIMITS.coordinate) || !(region.width > 0 && region.height > 0)) {
-      throw new TandemError('bad-input', 'region needs x, y (window-local points) and a positive width and height, each within ±100,000.');
-    }
+    checkZoomRegion(region);
     return this.queue.run(
       () =>
         this.inspected(

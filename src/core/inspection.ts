@@ -5,7 +5,8 @@
 import type { CallRecord } from './callRecord.js';
 import { emptyResult, failedReadResult } from './callResults.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
-import { toTandemError } from './errors.js';
+import { TandemError, toTandemError } from './errors.js';
+import { LIMITS } from './limits.js';
 import type { Rect } from './model.js';
 import type { Progress } from './progress.js';
 import { secureAreas } from './redact.js';
@@ -56,4 +57,12 @@ export async function zoomRead(desktop: Desktop, limits: SnapshotLimits, pid: nu
     desktop.snapshot(pid, limits, progress),
   ]);
   return zoomInto(screenshot, window.bounds, region, secureAreas(tree.elements), { pid, windowId: window.windowId });
+}
+
+/** A zoom region: x, y (window-local points) and a positive size, each within the coordinate bound. */
+export function checkZoomRegion(region: Rect): void {
+  const numbers = [region?.x, region?.y, region?.width, region?.height];
+  if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n) && Math.abs(n) <= LIMITS.coordinate) || !(region.width > 0 && region.height > 0)) {
+    throw new TandemError('bad-input', 'region needs x, y (window-local points) and a positive width and height, each within ±100,000.');
+  }
 }
