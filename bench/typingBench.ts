@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { XTestExtension } from 'x11';
 import { DEFAULT_SNAPSHOT_LIMITS } from '../src/core/engine.js';
-import { DEFAULT_PACING, type InsertionCounter } from '../src/core/inputPacing.js';
+import { DEFAULT_PACING, type InsertionCounter } from '../src/core/input/inputPacing.js';
 import { AtspiAccessibility } from '../src/backends/linux/atspiAccessibility.js';
 import { createProgress } from '../src/core/progress.js';
 import { X11Input } from '../src/backends/linux/x11Input.js';

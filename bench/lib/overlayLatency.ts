@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Desktop } from '../../src/core/desktop.js';
 import type { Point } from '../../src/core/model.js';
-import { attachServerOverlay } from '../../src/core/overlayVisibility.js';
+import { attachServerOverlay } from '../../src/core/overlay/overlayVisibility.js';
 import { createEngine } from '../../src/launcher/engineFromEnv.js';
 import { X11Connection } from '../../native/linux/x11Connection.js';
 

@@ -1,5 +1,5 @@
 // Reading Tandem's tree files (`[Role] "name" value:"…" x:N y:N w:W h:H visible …`, see
-// src/core/treeFormat.ts) back into positions: for tests, the demo and the bench.
+// src/core/tree/treeFormat.ts) back into positions: for tests, the demo and the bench.
 import { readFileSync } from 'node:fs';
 
 export interface TreeLine {

@@ -5,7 +5,7 @@
  * for real (see /work/shared/notes/linux-desktop.md).
  *
  * Usage:
- *   import { ensureDesktopPackages, startVirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
+ *   import { ensureDesktopPackages, startVirtualDesktop } from './virtualDesktop.js';
  *   ensureDesktopPackages();                       // apt-get install what is missing (root), else throws
  *   const desktop = await startVirtualDesktop({ log: console.error });
  *   try {

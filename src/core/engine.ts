@@ -3,31 +3,31 @@
 // through the call lifecycle (call/callLifecycle.ts). Read-only calls never engage the guard or
 // move anything (readCall.ts); launch_app and kill_app run in lifecycleCalls.ts.
 
-import type { DescribeSteps } from './stepsDone.js';
-import { ArtifactStore, type ArtifactFile, type ArtifactStoreOptions } from './artifacts.js';
-import { CallRecord } from './callRecord.js';
+import type { DescribeSteps } from './call/stepsDone.js';
+import { ArtifactStore, type ArtifactFile, type ArtifactStoreOptions } from './artifacts/artifacts.js';
+import { CallRecord } from './call/callRecord.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
-import { SnapshotCache } from './elementIndex.js';
+import { SnapshotCache } from './tree/elementIndex.js';
 import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEngine } from './engineApi.js';
 import { TandemError } from './errors.js';
 import { TypedEmitter } from './events.js';
 import { GuardPolicy } from './guard.js';
 import type { Display, PermissionCheck, Point, Rect, RunningApp, WindowInfo } from './model.js';
-import { frontmostFirst, requireWindow } from './windowChoice.js';
-import type { ZoomImage, ZoomView } from './zoom.js';
+import { frontmostFirst, requireWindow } from './tree/windowChoice.js';
+import type { ZoomImage, ZoomView } from './artifacts/zoom.js';
 import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
-import type { CallResult } from './result.js';
-import { explainMissingApp, readabilityCheck } from './readability.js';
-import { DEFAULT_SETTLE, settle, type SettleOptions } from './settle.js';
+import type { CallResult } from './call/result.js';
+import { explainMissingApp, readabilityCheck } from './apps/readability.js';
+import { DEFAULT_SETTLE, settle, type SettleOptions } from './call/settle.js';
 import { runTransaction, type TransactionDeps, type TransactionOptions } from './call/callLifecycle.js';
-import { INSPECTION, checkZoomRegion, inspect, zoomRead } from './inspection.js';
-import { KILL_TOOL, LAUNCH_TOOL, recordedKill, recordedLaunch, type KillAppResult, type LaunchAppResult } from './lifecycleCalls.js';
-import { readCall } from './readCall.js';
-import { bringToFront } from './bringToFront.js';
+import { INSPECTION, checkZoomRegion, inspect, zoomRead } from './call/inspection.js';
+import { KILL_TOOL, LAUNCH_TOOL, recordedKill, recordedLaunch, type KillAppResult, type LaunchAppResult } from './apps/lifecycleCalls.js';
+import { readCall } from './call/readCall.js';
+import { bringToFront } from './call/bringToFront.js';
 import { LIMITS, checkPid, checkWindowId } from './limits.js';
-import { openApp } from './appArrival.js';
-import { checkLaunchRequest, type LaunchArguments } from './appLifecycle.js';
+import { openApp } from './apps/appArrival.js';
+import { checkLaunchRequest, type LaunchArguments } from './apps/appLifecycle.js';
 import { DEFAULT_SETTINGS, SettingsStore, type ConfigReport } from './settings.js';
 
 /** Tool names used for open/refresh artifacts and results (the MCP tools of the same name). */
@@ -78,8 +78,8 @@ function isArtifactWriter(value: EngineOptions['artifacts']): value is ArtifactW
   return typeof (value as Partial<ArtifactStore>).writeCall === 'function';
 }
 
-export { INSPECTION } from './inspection.js';
-export { KILL_TOOL, LAUNCH_TOOL, type KillAppResult, type LaunchAppResult } from './lifecycleCalls.js';
+export { INSPECTION } from './call/inspection.js';
+export { KILL_TOOL, LAUNCH_TOOL, type KillAppResult, type LaunchAppResult } from './apps/lifecycleCalls.js';
 
 export class Engine implements TandemEngine {
   private readonly queue = new ActionQueue();

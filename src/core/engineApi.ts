@@ -2,12 +2,12 @@
 // Implemented by Engine (engine.ts). Kept as an interface so the MCP layer and the app can be
 // tested against the real engine over a scripted desktop, and never reach past it.
 
-import type { KillOutcome, LaunchArguments, LaunchOutcome } from './appLifecycle.js';
-import type { ArtifactFile } from './artifacts.js';
+import type { KillOutcome, LaunchArguments, LaunchOutcome } from './apps/appLifecycle.js';
+import type { ArtifactFile } from './artifacts/artifacts.js';
 import type { Display, PermissionCheck, Point, Rect, RunningApp, WindowInfo } from './model.js';
-import type { ZoomImage } from './zoom.js';
-import type { CallResult } from './result.js';
-import type { Step } from './steps.js';
+import type { ZoomImage } from './artifacts/zoom.js';
+import type { CallResult } from './call/result.js';
+import type { Step } from './call/steps.js';
 import type { ConfigReport } from './settings.js';
 
 /** Who is calling, for the feed's filter and for cancelling on disconnect. */

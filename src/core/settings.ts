@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_CALLS } from './artifacts.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_CALLS } from './artifacts/artifacts.js';
 import { TandemError } from './errors.js';
 import { DEFAULT_WATCHDOG_MS, MAX_GRACE_MS } from './guard.js';
 

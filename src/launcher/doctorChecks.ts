@@ -3,7 +3,7 @@
 
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { ArtifactStore } from '../core/artifacts.js';
+import { ArtifactStore } from '../core/artifacts/artifacts.js';
 import { toTandemError } from '../core/errors.js';
 import type { PermissionCheck } from '../core/model.js';
 import type { TrayHostState } from '../../native/linux/statusNotifierHost.js';

@@ -20,7 +20,7 @@ import { Engine } from '../core/engine.js';
 import type { TandemEngine } from '../core/engineApi.js';
 import { TandemError } from '../core/errors.js';
 import { LazyDesktop } from './lazyDesktop.js';
-import { attachServerOverlay } from '../core/overlayVisibility.js';
+import { attachServerOverlay } from '../core/overlay/overlayVisibility.js';
 import { SettingsStore } from '../core/settings.js';
 import { configFile } from './configPaths.js';
 import { describeStepsDone } from '../mcp/renderSteps.js';

@@ -4,7 +4,7 @@
 
 import { INSPECTION } from '../core/engine.js';
 import type { EngineEventMap, TandemEngine } from '../core/engineApi.js';
-import type { CallResult } from '../core/result.js';
+import type { CallResult } from '../core/call/result.js';
 import type { FeedCall } from '../shared/types.js';
 import { describeStepDone } from '../mcp/renderSteps.js';
 

@@ -15,7 +15,7 @@ const env = process.env;
 
 async function start(): Promise<void> {
   const [{ defaultArtifactsDir }, { createEngineFromEnv }, { startServeHost }, { launcherInvocation }, { startTandemApp }] = await Promise.all([
-    import('../core/artifacts.js'),
+    import('../core/artifacts/artifacts.js'),
     import('../launcher/engineFromEnv.js'),
     import('../launcher/commands/serve.js'),
     import('./launcherInvocation.js'),

@@ -7,7 +7,7 @@
 
 import type { TandemEngine } from '../core/engineApi.js';
 import { MAX_GRACE_MS } from '../core/guard.js';
-import { overlayText } from '../core/overlayText.js';
+import { overlayText } from '../core/overlay/overlayText.js';
 import type { ElectronApi, WindowLike } from './electronApi.js';
 import type { OverlayState } from '../shared/types.js';
 import type { RendererPage } from './windows.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult, ResourceLink } from '@modelcontextprotocol/sdk/types.js';
-import type { ArtifactFile } from '../core/artifacts.js';
+import type { ArtifactFile } from '../core/artifacts/artifacts.js';
 import type { TandemEngine } from '../core/engineApi.js';
 import { TandemError, toTandemError } from '../core/errors.js';
 

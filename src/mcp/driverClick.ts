@@ -4,10 +4,10 @@
 // screenshot. Each runs as one guarded transaction, like the _and_traverse tools.
 
 import { TandemError } from '../core/errors.js';
-import { normalizeModifiers } from '../core/keys.js';
+import { normalizeModifiers } from '../core/input/keys.js';
 import { LIMITS } from '../core/limits.js';
 import type { MouseButton } from '../core/desktop.js';
-import type { ClickStep, ClickTarget } from '../core/steps.js';
+import type { ClickStep, ClickTarget } from '../core/call/steps.js';
 import { defineTool } from './defineTool.js';
 import { callResultOutput } from './outputSchemas.js';
 import { coordinate, elementIndexParam, flag, inlineParam, nameList, pidParam, toolInput, windowIdParam } from './params.js';

@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorFacts, toTandemError, type ErrorCode } from '../core/errors.js';
 import type { Reason, ReasonKey } from '../core/reasons.js';
-import { quoteText } from '../core/treeFormat.js';
+import { quoteText } from '../core/tree/treeFormat.js';
 import { notAccessibleHint, notAccessibleMessage, unreadableFrom } from './notAccessible.js';
 
 const GUIDANCE: Record<ErrorCode, string> = {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { TandemEngine } from '../core/engineApi.js';
 import { toTandemError } from '../core/errors.js';
-import { fitPng } from '../core/imageScale.js';
+import { fitPng } from '../core/artifacts/imageScale.js';
 
 export const INLINE_MAX_SIDE = 1_280;
 export const INLINE_TEXT_CHARS = 20_000;

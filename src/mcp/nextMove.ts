@@ -2,8 +2,8 @@
 // here, from the facts of the CallResult (status, error code, who cancelled, a handoff, an app
 // that exited). Core reports what happened; it never names a tool or advises the model.
 
-import type { CallResult } from '../core/result.js';
-import { TREE_HEADER_LINES } from '../core/treeFormat.js';
+import type { CallResult } from '../core/call/result.js';
+import { TREE_HEADER_LINES } from '../core/tree/treeFormat.js';
 import { guidanceFor } from './errors.js';
 
 const AFTER_ACTION = 'Read the diff file for what changed; call refresh_traversal for the full tree with coordinates; look at the screenshot.';

@@ -1,9 +1,9 @@
 // What the model reads when an app shows windows but exposes nothing to read (core's
-// 'not-accessible' facts, see core/readability.ts): exactly why, and the one way out, which is a
+// 'not-accessible' facts, see core/apps/readability.ts): exactly why, and the one way out, which is a
 // restart the person must agree to.
 
-import type { UnreadableApp } from '../core/readability.js';
-import { quoteText } from '../core/treeFormat.js';
+import type { UnreadableApp } from '../core/apps/readability.js';
+import { quoteText } from '../core/tree/treeFormat.js';
 
 const MAX_TITLES = 3;
 

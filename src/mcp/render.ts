@@ -4,10 +4,10 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningApp } from '../core/model.js';
-import { excerptChange } from '../core/changeExcerpt.js';
-import type { ChoiceReason } from '../core/query.js';
-import type { CallResult, ChoiceCandidate, KeysReason, TextEntry } from '../core/result.js';
-import { quoteText } from '../core/treeFormat.js';
+import { excerptChange } from '../core/tree/changeExcerpt.js';
+import type { ChoiceReason } from '../core/tree/query.js';
+import type { CallResult, ChoiceCandidate, KeysReason, TextEntry } from '../core/call/result.js';
+import { quoteText } from '../core/tree/treeFormat.js';
 import { artifactLink } from './artifactResources.js';
 import { errorLines } from './errors.js';
 import { nextMoveFor, truncationText } from './nextMove.js';

@@ -3,7 +3,7 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Display, PermissionCheck, Point, WindowInfo } from '../core/model.js';
-import { quoteText } from '../core/treeFormat.js';
+import { quoteText } from '../core/tree/treeFormat.js';
 import type { DisplaysOutput, PermissionsOutput, WindowsOutput } from './outputSchemas.js';
 
 const round = (value: number): number => Math.round(value);

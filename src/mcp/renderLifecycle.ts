@@ -5,8 +5,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { KillAppResult, LaunchAppResult } from '../core/engine.js';
 import type { WindowInfo } from '../core/model.js';
-import { POLITE_QUIT_WAIT_MS } from '../core/appLifecycle.js';
-import { formatElementLine, quoteText } from '../core/treeFormat.js';
+import { POLITE_QUIT_WAIT_MS } from '../core/apps/appLifecycle.js';
+import { formatElementLine, quoteText } from '../core/tree/treeFormat.js';
 import { artifactLink } from './artifactResources.js';
 import type { KillOutput, LaunchOutput, WindowsOutput } from './outputSchemas.js';
 

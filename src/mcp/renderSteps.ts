@@ -3,7 +3,7 @@
 // the feed all read them from here. The switch is exhaustive: a kind of step core adds without
 // words here fails the build.
 
-import type { DoneAt, ScrolledInto, StepDone } from '../core/stepsDone.js';
+import type { DoneAt, ScrolledInto, StepDone } from '../core/call/stepsDone.js';
 
 function at({ point, element }: DoneAt): string {
   return `${element ? `${element} at ` : ''}${point.x},${point.y}`;

@@ -1,15 +1,15 @@
 // The `steps` parameter of click/type/press (an ordered list run inside one guarded
 // transaction) and the conversion of every tool's input into core Step objects. Keys and
-// modifiers go through core/keys.ts, which throws bad-input with a message naming what to send.
+// modifiers go through core/input/keys.ts, which throws bad-input with a message naming what to send.
 
 import { z } from 'zod';
 import { TandemError, toTandemError } from '../core/errors.js';
-import { normalizeModifiers } from '../core/keys.js';
+import { normalizeModifiers } from '../core/input/keys.js';
 import { LIMITS } from '../core/limits.js';
 import type { MouseButton } from '../core/desktop.js';
 import type { Modifier } from '../core/model.js';
-import { normalizeStep } from '../core/stepNormalize.js';
-import { DEFAULT_DRAG_MS, type ClickStep, type ClickTarget, type DragStep, type ElementQuery, type PressStep, type ScrollStep, type Step, type TypeStep } from '../core/steps.js';
+import { normalizeStep } from '../core/call/stepNormalize.js';
+import { DEFAULT_DRAG_MS, type ClickStep, type ClickTarget, type DragStep, type ElementQuery, type PressStep, type ScrollStep, type Step, type TypeStep } from '../core/call/steps.js';
 import {
   KEY_DESCRIPTION,
   MODIFIERS_DESCRIPTION,

@@ -2,7 +2,7 @@
 // filtered by a query (case-insensitive, on the role or the text of the line) so a model can ask
 // for "the Save button" without reading 2,000 lines. The whole tree stays in the file.
 
-import { indexOfLineNumber } from '../core/treeFormat.js';
+import { indexOfLineNumber } from '../core/tree/treeFormat.js';
 
 /** Lines shown in the answer at most; the rest are counted and left in the file. */
 export const MAX_STATE_LINES = 300;

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseTreeLines, type TreeLine } from '../../scripts/lib/treeLines.js';
-import { indexOfLineNumber } from '../../src/core/treeFormat.js';
+import { indexOfLineNumber } from '../../src/core/tree/treeFormat.js';
 import type { AxNode } from './axReader.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp } from '../../src/core/appArrival.js';
+import { openApp } from '../../src/core/apps/appArrival.js';
 import { isTandemError } from '../../src/core/errors.js';
 import { createProgress } from '../../src/core/progress.js';
 import { AtspiAccessibility } from '../../src/backends/linux/atspiAccessibility.js';

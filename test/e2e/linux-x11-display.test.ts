@@ -13,7 +13,7 @@ import type { XIDeviceInfo, XInputExtension } from 'x11';
 import { isTandemError, TandemError } from '../../src/core/errors.js';
 import { createProgress, type Progress } from '../../src/core/progress.js';
 import type { Point } from '../../src/core/model.js';
-import { pngWithCrosshair } from '../../src/core/crosshair.js';
+import { pngWithCrosshair } from '../../src/core/artifacts/crosshair.js';
 import { X11Display } from '../../src/backends/linux/x11Display.js';
 import { XInputGuard } from '../../src/backends/linux/xinputGuard.js';
 import type { EngagedGuard } from '../../src/core/desktop.js';

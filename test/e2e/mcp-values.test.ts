@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { SECURE_FILL } from '../../src/core/crosshair.js';
+import { SECURE_FILL } from '../../src/core/artifacts/crosshair.js';
 import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { FixtureApp, McpSession, parseTreeLines, startDesktopSession, stopDesktopSession } from '../support/e2eHarness.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import sharp from 'sharp';
 import type { CallToolResult, ResourceLink } from '@modelcontextprotocol/sdk/types.js';
-import { fitPng } from '../../src/core/imageScale.js';
+import { fitPng } from '../../src/core/artifacts/imageScale.js';
 import { COUNTER, line, mcpFixture, type McpFixture } from './mcpFixture.js';
 
 const links = (result: CallToolResult): ResourceLink[] => result.content.filter((item): item is ResourceLink => item.type === 'resource_link');

@@ -3,7 +3,7 @@
 // agrees to is the only way out. (On real apps: test/e2e/apps-unreadable.test.ts.)
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { notAccessibleError } from '../../src/core/readability.js';
+import { notAccessibleError } from '../../src/core/apps/readability.js';
 import { errorResult } from '../../src/mcp/errors.js';
 
 const textOf = (result: ReturnType<typeof errorResult>): string => (result.content[0] as { text: string }).text;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CallResult } from '../../src/core/result.js';
+import type { CallResult } from '../../src/core/call/result.js';
 import { callResultOutput } from '../../src/mcp/outputSchemas.js';
 import { renderCallResult, summaryLines } from '../../src/mcp/render.js';
 

@@ -5,10 +5,10 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ArtifactStore } from '../../src/core/artifacts.js';
+import { ArtifactStore } from '../../src/core/artifacts/artifacts.js';
 import { Engine, type EngineOptions } from '../../src/core/engine.js';
 import type { EngineEventMap, EngineEventName } from '../../src/core/engineApi.js';
-import type { ClickStep, ElementQuery, PressStep, Step, TypeStep } from '../../src/core/steps.js';
+import type { ClickStep, ElementQuery, PressStep, Step, TypeStep } from '../../src/core/call/steps.js';
 import { ScriptedDesktop, type ScriptedDesktopOptions, type ScriptedNodeSpec } from './scriptedDesktop.js';
 import { describeStepsDone } from '../../src/mcp/renderSteps.js';
 

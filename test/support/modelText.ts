@@ -1,7 +1,7 @@
 // What the model reads for a thrown error and for the steps a call did: the MCP layer's isError text (the fact from core plus
 // src/mcp's next move). Unit tests of core and the backends check the words through this, since
 // core itself writes facts only.
-import type { CallResult } from '../../src/core/result.js';
+import type { CallResult } from '../../src/core/call/result.js';
 import { errorResult } from '../../src/mcp/errors.js';
 import { describeStepDone } from '../../src/mcp/renderSteps.js';
 

@@ -6,7 +6,7 @@
 import type { XIDeviceInfo, XInputExtension, XTestExtension } from 'x11';
 import { X11Connection } from '../../native/linux/x11Connection.js';
 import { xtestDeviceEventRequest } from '../../native/linux/xinputRequests.js';
-import { normalizeKey } from '../../src/core/keys.js';
+import { normalizeKey } from '../../src/core/input/keys.js';
 import { Keymap, KEYSYM_SHIFT_L, keysymForKey, textToKeysyms } from '../../src/backends/linux/x11Keys.js';
 import { humanDevices } from '../../src/backends/linux/xinputGuard.js';
 
@@ -51,7 +51,7 @@ export class SimulatedHuman {
     await this.connection.sync();
   }
 
-  /** Same names as core/keys.ts: "escape", "return", "a", "A"… (no modifiers: a person pressing one key). */
+  /** Same names as core/input/keys.ts: "escape", "return", "a", "A"… (no modifiers: a person pressing one key). */
   async pressKey(name: string): Promise<void> {
     this.tap(keysymForKey(normalizeKey(name)));
     await this.connection.sync();

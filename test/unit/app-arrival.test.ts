@@ -1,9 +1,9 @@
-// Reuse or start, then wait for the window (core/appArrival.ts), over the scripted desktop's
+// Reuse or start, then wait for the window (core/apps/appArrival.ts), over the scripted desktop's
 // resolve / start / look primitives: what is reused, what is started, a window that comes late,
 // one that never comes before the deadline, and a cancel while waiting.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openApp, startApp } from '../../src/core/appArrival.js';
+import { openApp, startApp } from '../../src/core/apps/appArrival.js';
 import type { LaunchRequest } from '../../src/core/desktop.js';
 import { isTandemError, TandemError } from '../../src/core/errors.js';
 import { createProgress } from '../../src/core/progress.js';

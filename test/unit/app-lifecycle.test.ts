@@ -1,12 +1,12 @@
-// launch_app and kill_app's policy (core/appLifecycle.ts) over the scripted desktop: which pids
+// launch_app and kill_app's policy (core/apps/appLifecycle.ts) over the scripted desktop: which pids
 // are never touched, that a polite close never signals, that an app's question is handed back
 // with nothing pressed, that force escalates, and that a background launch puts the front back.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { checkLaunchRequest, killApp, protectedPids } from '../../src/core/appLifecycle.js';
+import { checkLaunchRequest, killApp, protectedPids } from '../../src/core/apps/appLifecycle.js';
 import { isTandemError } from '../../src/core/errors.js';
 import { createProgress } from '../../src/core/progress.js';
-import { DEFAULT_SETTLE } from '../../src/core/settle.js';
+import { DEFAULT_SETTLE } from '../../src/core/call/settle.js';
 import { FINDER, act, clickOn, counterDesktop, counterTree, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { modelText } from '../support/modelText.js';
 

@@ -4,8 +4,8 @@ import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symli
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { ArtifactStore, defaultArtifactsDir } from '../../src/core/artifacts.js';
-import { CROSSHAIR_RGB, SECURE_FILL } from '../../src/core/crosshair.js';
+import { ArtifactStore, defaultArtifactsDir } from '../../src/core/artifacts/artifacts.js';
+import { CROSSHAIR_RGB, SECURE_FILL } from '../../src/core/artifacts/crosshair.js';
 import { isTandemError } from '../../src/core/errors.js';
 import type { Screenshot } from '../../src/core/model.js';
 

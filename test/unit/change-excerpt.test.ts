@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { excerptChange } from '../../src/core/changeExcerpt.js';
+import { excerptChange } from '../../src/core/tree/changeExcerpt.js';
 
 test('should keep short values whole', () => {
   assert.deepEqual(excerptChange('', 'hello world', 80), { before: '', after: 'hello world' });

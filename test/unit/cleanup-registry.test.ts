@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CleanupRegistry } from '../../src/core/cleanups.js';
+import { CleanupRegistry } from '../../src/core/call/cleanups.js';
 import { createProgress } from '../../src/core/progress.js';
 
 function recordingProgress(lines: string[]) {

@@ -16,7 +16,7 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
  * Tandem's tools. Each entry is a file and the start of the one literal allowed there.
  */
 const ALLOWED: ReadonlyArray<{ file: string; starts: string }> = [
-  { file: 'src/core/readability.ts', starts: 'Restart these apps while Tandem runs' },
+  { file: 'src/core/apps/readability.ts', starts: 'Restart these apps while Tandem runs' },
   { file: 'src/backends/linux/x11Checks.ts', starts: 'Use an X server with XInput 2.2' },
 ];
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { diffTrees, formatDiff, summarizeDiff, textChanges } from '../../src/core/diff.js';
+import { diffTrees, formatDiff, summarizeDiff, textChanges } from '../../src/core/tree/diff.js';
 import type { NodeSpec } from '../support/treeFactory.js';
 import { buildAppTree, rect, seededRandom, tree, withChanged, withInserted, withoutSubtree } from '../support/treeFactory.js';
 

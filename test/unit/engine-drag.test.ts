@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, it } from 'node:test';
-import { DRAG_MIN_MOTIONS, DRAG_MOTION_INTERVAL_MS, dragPath } from '../../src/core/dragPath.js';
+import { DRAG_MIN_MOTIONS, DRAG_MOTION_INTERVAL_MS, dragPath } from '../../src/core/input/dragPath.js';
 import { isTandemError } from '../../src/core/errors.js';
-import type { DragStep } from '../../src/core/steps.js';
-import { indexOfLineNumber } from '../../src/core/treeFormat.js';
+import type { DragStep } from '../../src/core/call/steps.js';
+import { indexOfLineNumber } from '../../src/core/tree/treeFormat.js';
 import { COUNTER, FINDER, START_CURSOR, act, clickOn, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import type { ScriptedDesktop } from '../support/scriptedDesktop.js';
 import { stepsText } from '../support/modelText.js';

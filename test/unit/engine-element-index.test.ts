@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { readFile } from 'node:fs/promises';
 import { isTandemError } from '../../src/core/errors.js';
-import { indexOfLineNumber } from '../../src/core/treeFormat.js';
+import { indexOfLineNumber } from '../../src/core/tree/treeFormat.js';
 import { COUNTER, act, clickOn, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { modelText } from '../support/modelText.js';
 

@@ -8,7 +8,7 @@ import {
   formatTree,
   indexOfLineNumber,
   lineNumberOfIndex,
-} from '../../src/core/treeFormat.js';
+} from '../../src/core/tree/treeFormat.js';
 import { element, rect, snapshotOf, tree } from '../support/treeFactory.js';
 
 test('should print role, quoted text, rounded geometry and the visible flag', () => {

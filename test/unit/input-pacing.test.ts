@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TandemError, isTandemError } from '../../src/core/errors.js';
-import { DEFAULT_PACING, InputPacer, type BarrierOutcome, type ConsumptionBarrier, type InsertionCounter, type PacingOptions } from '../../src/core/inputPacing.js';
+import { DEFAULT_PACING, InputPacer, type BarrierOutcome, type ConsumptionBarrier, type InsertionCounter, type PacingOptions } from '../../src/core/input/inputPacing.js';
 import { createProgress } from '../../src/core/progress.js';
 
 const FAST: PacingOptions = {

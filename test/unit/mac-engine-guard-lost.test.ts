@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { MacDesktop } from '../../src/backends/macos/macDesktop.js';
 import { DEFAULT_TAP_GUARD_OPTIONS } from '../../src/backends/macos/cgEventTapGuard.js';
-import { ArtifactStore } from '../../src/core/artifacts.js';
+import { ArtifactStore } from '../../src/core/artifacts/artifacts.js';
 import { Engine } from '../../src/core/engine.js';
 import { FakeMacNative } from './mac-fake-native.js';
 import { FakeTapWorker } from './mac-fake-tap-worker.js';

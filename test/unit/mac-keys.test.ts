@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NAMED_KEYS, normalizeKey, normalizeModifiers } from '../../src/core/keys.js';
+import { NAMED_KEYS, normalizeKey, normalizeModifiers } from '../../src/core/input/keys.js';
 import { HELD_MODIFIER_MASK, keyStrokeFor, modifierFlags, requireKeyStroke } from '../../src/backends/macos/macKeys.js';
 import { modelText } from '../support/modelText.js';
 

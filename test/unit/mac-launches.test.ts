@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { appBundleOf, launchCandidates } from '../../src/backends/macos/libprocLaunches.js';
 import { MacDesktop } from '../../src/backends/macos/macDesktop.js';
 import { createProgress } from '../../src/core/progress.js';
-import { DEFAULT_SETTLE, waitForLaunches } from '../../src/core/settle.js';
+import { DEFAULT_SETTLE, waitForLaunches } from '../../src/core/call/settle.js';
 import { FakeMacNative, type FakeProcess } from './mac-fake-native.js';
 
 const ME = 501;

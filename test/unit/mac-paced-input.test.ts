@@ -12,7 +12,7 @@ import { MacDesktop } from '../../src/backends/macos/macDesktop.js';
 import { DEFAULT_TAP_GUARD_OPTIONS } from '../../src/backends/macos/cgEventTapGuard.js';
 import { DEFAULT_AX_BARRIER } from '../../src/backends/macos/axInputBarrier.js';
 import { isTandemError } from '../../src/core/errors.js';
-import { DEFAULT_PACING, type PacingOptions } from '../../src/core/inputPacing.js';
+import { DEFAULT_PACING, type PacingOptions } from '../../src/core/input/inputPacing.js';
 import { createProgress } from '../../src/core/progress.js';
 import { FakeMacNative } from './mac-fake-native.js';
 import { FakeTapWorker } from './mac-fake-tap-worker.js';

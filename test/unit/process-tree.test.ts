@@ -2,7 +2,7 @@
 // root in a process-table snapshot, and those of them started since the action began.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { descendantsOf, descendantsStartedSince, type ProcessEntry } from '../../src/core/processTree.js';
+import { descendantsOf, descendantsStartedSince, type ProcessEntry } from '../../src/core/apps/processTree.js';
 
 const proc = (pid: number, ppid: number, startMs = 0): ProcessEntry => ({ pid, ppid, startMs });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isTandemError } from '../../src/core/errors.js';
-import { chooseElement, closestCandidates, elementAtPoint, findElement, substringEditDistance } from '../../src/core/query.js';
+import { chooseElement, closestCandidates, elementAtPoint, findElement, substringEditDistance } from '../../src/core/tree/query.js';
 import { rect, seededRandom, tree } from '../support/treeFactory.js';
 import { modelText } from '../support/modelText.js';
 

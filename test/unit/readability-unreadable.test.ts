@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { isTandemError } from '../../src/core/errors.js';
 import { createProgress } from '../../src/core/progress.js';
-import { explainUnreadable, findUnreadableApps, isContentless, readWithContent, readabilityCheck } from '../../src/core/readability.js';
+import { explainUnreadable, findUnreadableApps, isContentless, readWithContent, readabilityCheck } from '../../src/core/apps/readability.js';
 import { ScriptedDesktop, type ScriptedAppSpec } from '../support/scriptedDesktop.js';
 import { COUNTER, FINDER, counterTree, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { snapshotOf, tree } from '../support/treeFactory.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ElementNode, TreeSnapshot } from '../../src/core/model.js';
-import { describeStep, predictDestinations, redactStep, secureTextLabel } from '../../src/core/redact.js';
-import type { Step } from '../../src/core/steps.js';
+import { describeStep, predictDestinations, redactStep, secureTextLabel } from '../../src/core/tree/redact.js';
+import type { Step } from '../../src/core/call/steps.js';
 
 function element(index: number, role: string, text: string, extra: Partial<ElementNode> = {}): ElementNode {
   return { index, parentIndex: null, depth: 0, role, text, bounds: null, visible: true, enabled: true, focused: false, actionable: false, secure: false, handle: null, ...extra };

@@ -3,8 +3,8 @@ import { afterEach, describe, it } from 'node:test';
 import type { CallStartedEvent } from '../../src/core/engineApi.js';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { SECURE_FILL } from '../../src/core/crosshair.js';
-import { secureTextLabel } from '../../src/core/redact.js';
+import { SECURE_FILL } from '../../src/core/artifacts/crosshair.js';
+import { secureTextLabel } from '../../src/core/tree/redact.js';
 import { COUNTER, act, clickAt, clickOn, engineFixture, press, typeText, type EngineFixture } from '../support/engineFixtures.js';
 import { stepsText } from '../support/modelText.js';
 

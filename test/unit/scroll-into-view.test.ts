@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { MAX_SCROLL_STEPS, linesFor } from '../../src/core/scrollIntoView.js';
+import { MAX_SCROLL_STEPS, linesFor } from '../../src/core/call/scrollIntoView.js';
 import { COUNTER, act, clickAt, clickOn, counterDesktop, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { stepsText } from '../support/modelText.js';
 

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EngineEventMap, EngineEventName } from '../../src/core/engineApi.js';
 import { TypedEmitter } from '../../src/core/events.js';
-import { overlayText } from '../../src/core/overlayText.js';
-import { attachServerOverlay } from '../../src/core/overlayVisibility.js';
+import { overlayText } from '../../src/core/overlay/overlayText.js';
+import { attachServerOverlay } from '../../src/core/overlay/overlayVisibility.js';
 import { parseXSettings } from '../../src/backends/linux/xsettings.js';
 
 function harness(): { emit: <K extends EngineEventName>(event: K, payload: EngineEventMap[K]) => void; calls: string[]; detach: () => void } {

@@ -7,7 +7,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { ArtifactStore } from '../../src/core/artifacts.js';
+import { ArtifactStore } from '../../src/core/artifacts/artifacts.js';
 import { Engine } from '../../src/core/engine.js';
 import { isTandemError } from '../../src/core/errors.js';
 import { DEFAULT_SETTINGS, SettingsStore, settingsFromEnv } from '../../src/core/settings.js';

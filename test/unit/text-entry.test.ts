@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { LIMITS } from '../../src/core/limits.js';
-import type { PressStep, Step, TypeTextStep } from '../../src/core/steps.js';
-import { frameMatch, windowSubtree } from '../../src/core/windowChoice.js';
+import type { PressStep, Step, TypeTextStep } from '../../src/core/call/steps.js';
+import { frameMatch, windowSubtree } from '../../src/core/tree/windowChoice.js';
 import { isTandemError } from '../../src/core/errors.js';
 import { ScriptedDesktop } from '../support/scriptedDesktop.js';
 import { FINDER, START_CURSOR, engineFixture, type EngineFixture } from '../support/engineFixtures.js';

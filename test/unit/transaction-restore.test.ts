@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import type { CallStatus } from '../../src/core/result.js';
+import type { CallStatus } from '../../src/core/call/result.js';
 import type { ScriptedDesktop } from '../support/scriptedDesktop.js';
 import { COUNTER, FINDER, START_CURSOR, act, clickOn, engineFixture, typeText, type EngineFixture } from '../support/engineFixtures.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createProgress } from '../../src/core/progress.js';
-import { DEFAULT_SETTLE, quietBeforeRead, settle } from '../../src/core/settle.js';
+import { DEFAULT_SETTLE, quietBeforeRead, settle } from '../../src/core/call/settle.js';
 import type { TreeSnapshot } from '../../src/core/model.js';
 import { COUNTER, counterDesktop } from '../support/engineFixtures.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normalizeKey, NAMED_KEYS } from '../../src/core/keys.js';
+import { normalizeKey, NAMED_KEYS } from '../../src/core/input/keys.js';
 import {
   Keymap,
   MODIFIER_KEYSYMS,

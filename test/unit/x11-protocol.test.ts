@@ -8,7 +8,7 @@ import {
   xiUngrabDeviceRequest,
   xtestDeviceEventRequest,
 } from '../../native/linux/xinputRequests.js';
-import { bgrxToRgba } from '../../src/core/pixels.js';
+import { bgrxToRgba } from '../../src/core/artifacts/pixels.js';
 import { humanDevices, isPlainEscape } from '../../src/backends/linux/xinputGuard.js';
 import { waylandSessionCheck, x11Checks } from '../../src/backends/linux/x11Checks.js';
 

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { isTandemError } from '../../src/core/errors.js';
 import type { Screenshot } from '../../src/core/model.js';
-import { paddedRegion, screenPointOf, zoomInto } from '../../src/core/zoom.js';
+import { paddedRegion, screenPointOf, zoomInto } from '../../src/core/artifacts/zoom.js';
 
 /** A 2× capture of the screen area 0,0–(w×h) points: grey, with a red 10×10-point square at screen 150,100. */
 function capture(widthPoints = 300, heightPoints = 200): Screenshot {

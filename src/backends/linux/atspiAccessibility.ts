@@ -4,7 +4,7 @@
 
 import type { AppRequest, Desktop, ElementActionRequest, ResolvedApp, SettleOutcome, SnapshotLimits } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
-import type { InsertionCounter } from '../../core/inputPacing.js';
+import type { InsertionCounter } from '../../core/input/inputPacing.js';
 import type { ElementNode, PermissionCheck, Point, RunningApp, TreeSnapshot } from '../../core/model.js';
 import { createProgress, type Progress } from '../../core/progress.js';
 import { AtspiActions } from './atspiActions.js';

@@ -3,7 +3,7 @@
 
 import type { DbusMessage } from './atspiBus.js';
 import type { SettleOutcome } from '../../core/desktop.js';
-import type { InsertionCounter } from '../../core/inputPacing.js';
+import type { InsertionCounter } from '../../core/input/inputPacing.js';
 import type { Progress } from '../../core/progress.js';
 import { throwIfAborted } from '../../core/progress.js';
 import { IFACE, SETTLE_EVENTS } from '../../../native/linux/atspiProtocol.js';

@@ -8,7 +8,7 @@ import type { ElementNode, Point, Rect, TreeSnapshot } from '../../core/model.js
 import type { Progress } from '../../core/progress.js';
 import { isTandemError } from '../../core/errors.js';
 import { LIMITS } from '../../core/limits.js';
-import { firstCharacters } from '../../core/treeFormat.js';
+import { firstCharacters } from '../../core/tree/treeFormat.js';
 import { CACHE_PATH, COORD_TYPE_SCREEN, IFACE, NULL_PATH, OFFSCREEN_COORDINATE, type CacheItem, type ObjectRef } from '../../../native/linux/atspiProtocol.js';
 import { ROLE, isButtonLikeRole, isNumericValueRole, isTextRole, isToggleRole, isValueTextRole, roleName, toPascalRole } from '../../../native/linux/atspiRoles.js';
 import { STATE, hasState } from '../../../native/linux/atspiStates.js';

@@ -9,7 +9,7 @@ import { access, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
 import type { AppRequest, LaunchRequest, ResolvedApp, StartedApp } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
-import { notAccessibleError } from '../../core/readability.js';
+import { notAccessibleError } from '../../core/apps/readability.js';
 import type { Progress } from '../../core/progress.js';
 import { IFACE } from '../../../native/linux/atspiProtocol.js';
 import type { AtspiApp, AtspiApps } from './atspiApps.js';

@@ -124,7 +124,7 @@ export class LinuxDesktop implements Desktop {
 
   /**
    * Keys go to the frontmost app; its own count of inserted characters paces them too (see
-   * core/inputPacing.ts: some apps answer pings before they apply their keys).
+   * core/input/inputPacing.ts: some apps answer pings before they apply their keys).
    */
   async typeText(text: string, progress: Progress): Promise<void> {
     const frontmost = await this.x11.frontmost(progress);

@@ -10,7 +10,7 @@ import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { RunningApp } from '../../core/model.js';
-import * as processTree from '../../core/processTree.js';
+import * as processTree from '../../core/apps/processTree.js';
 
 /** Clock ticks per second of /proc/<pid>/stat's start time: USER_HZ, 100 on every Linux ABI. */
 const USER_HZ = 100;

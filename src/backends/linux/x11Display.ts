@@ -7,7 +7,7 @@ import type { ClickOptions, Desktop, DragOptions, EngagedGuard, GuardListener, K
 import { TandemError } from '../../core/errors.js';
 import type { Display, Frontmost, Modifier, PermissionCheck, Point, Rect, Screenshot, WindowInfo } from '../../core/model.js';
 import { throwIfAborted, type Progress } from '../../core/progress.js';
-import type { InsertionCounter } from '../../core/inputPacing.js';
+import type { InsertionCounter } from '../../core/input/inputPacing.js';
 import { X11Connection } from '../../../native/linux/x11Connection.js';
 import { X11Capture } from './x11Capture.js';
 import { unreachableDisplayCheck, waylandSessionCheck, x11Checks, type X11Facts } from './x11Checks.js';

@@ -1,17 +1,17 @@
 // Synthetic pointer and keyboard input over XTEST. The XTEST devices are not the human's, so
 // this input passes while the guard (xinputGuard.ts) holds the human's devices.
 //
-// Input is paced (core/inputPacing.ts): a few events at a time, each batch followed by a
+// Input is paced (core/input/inputPacing.ts): a few events at a time, each batch followed by a
 // _NET_WM_PING to the client receiving it (x11WmPing.ts), the next batch only once all but a
 // small window has been handled. So an `ok` means the app handled everything, a cancel leaves
 // nothing behind, and a server killed mid-typing leaves no backlog in the X server or the app.
 
 import type { XTestExtension } from 'x11';
 import type { ClickOptions, DragOptions, MouseButton } from '../../core/desktop.js';
-import { dragPath } from '../../core/dragPath.js';
+import { dragPath } from '../../core/input/dragPath.js';
 import { TandemError } from '../../core/errors.js';
-import { DEFAULT_PACING, InputPacer, type ConsumptionBarrier, type InsertionCounter, type PacingOptions } from '../../core/inputPacing.js';
-import { normalizeKey } from '../../core/keys.js';
+import { DEFAULT_PACING, InputPacer, type ConsumptionBarrier, type InsertionCounter, type PacingOptions } from '../../core/input/inputPacing.js';
+import { normalizeKey } from '../../core/input/keys.js';
 import type { Modifier, Point } from '../../core/model.js';
 import { sleep, throwIfAborted, type Progress } from '../../core/progress.js';
 import type { X11Connection } from '../../../native/linux/x11Connection.js';

@@ -1,7 +1,7 @@
 // Key names and characters → X keysyms → keycodes. Pure: the keymap comes from
 // GetKeyboardMapping, the remap plan is applied by x11Input.ts.
 
-import type { NamedKey } from '../../core/keys.js';
+import type { NamedKey } from '../../core/input/keys.js';
 import type { Modifier } from '../../core/model.js';
 
 /** X keysyms of the canonical named keys (X11/keysymdef.h). */

@@ -12,7 +12,7 @@
 // when the queue is empty), so pacing on it errs on the safe side.
 
 import type { XEvent } from 'x11';
-import type { BarrierOutcome, ConsumptionBarrier } from '../../core/inputPacing.js';
+import type { BarrierOutcome, ConsumptionBarrier } from '../../core/input/inputPacing.js';
 import type { Point } from '../../core/model.js';
 import { sleep } from '../../core/progress.js';
 import type { X11Connection } from '../../../native/linux/x11Connection.js';

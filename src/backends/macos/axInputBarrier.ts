@@ -1,4 +1,4 @@
-// Proof that a macOS app has handled the input Tandem posted to it (core/inputPacing.ts's
+// Proof that a macOS app has handled the input Tandem posted to it (core/input/inputPacing.ts's
 // ConsumptionBarrier), in two steps:
 //
 // 1. The events left the window server's session stage: the guard's own event tap sits there
@@ -25,7 +25,7 @@
 // pacer calls it not responding after its limit.
 
 import { TandemError } from '../../core/errors.js';
-import type { BarrierOutcome, ConsumptionBarrier } from '../../core/inputPacing.js';
+import type { BarrierOutcome, ConsumptionBarrier } from '../../core/input/inputPacing.js';
 import type { MacNative, NullableRef, Ref } from '../../../native/macos/macNative.js';
 import { AXErrorCode } from './axErrors.js';
 

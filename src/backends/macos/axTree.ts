@@ -7,7 +7,7 @@ import type { SnapshotLimits } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import { LIMITS } from '../../core/limits.js';
 import type { ElementNode, Rect, TreeSnapshot, TruncationReason } from '../../core/model.js';
-import { firstCharacters } from '../../core/treeFormat.js';
+import { firstCharacters } from '../../core/tree/treeFormat.js';
 import { type Progress, sleep, throwIfAborted } from '../../core/progress.js';
 import type { NullableRef, Ref } from '../../../native/macos/macNative.js';
 import { CFScope } from '../../../native/macos/cfScope.js';

@@ -17,7 +17,7 @@
 
 import { basename } from 'node:path';
 import type { RunningApp } from '../../core/model.js';
-import { descendantsOf } from '../../core/processTree.js';
+import { descendantsOf } from '../../core/apps/processTree.js';
 import type { LibprocApi, ProcBsdInfo } from '../../../native/macos/macNative.js';
 
 const LAUNCHD_PID = 1;

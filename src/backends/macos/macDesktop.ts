@@ -1,6 +1,6 @@
 // The macOS Desktop: core's primitives over AX, CoreGraphics and `open`/`screencapture`. Each
 // concern lives in the file named after the API it wraps; this class only wires them together.
-// Input is paced (core/inputPacing.ts): each primitive sends its events in small batches, each
+// Input is paced (core/input/inputPacing.ts): each primitive sends its events in small batches, each
 // proven taken in by the receiving app (axInputBarrier.ts) before more than a small window is
 // in flight, so an answer means the app has handled it, and a cancel leaves nothing behind.
 
@@ -21,8 +21,8 @@ import type {
 } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import type { Display, ElementNode, Frontmost, Modifier, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from '../../core/model.js';
-import { DEFAULT_PACING, InputPacer, type PacingOptions } from '../../core/inputPacing.js';
-import { dragPath } from '../../core/dragPath.js';
+import { DEFAULT_PACING, InputPacer, type PacingOptions } from '../../core/input/inputPacing.js';
+import { dragPath } from '../../core/input/dragPath.js';
 import { type Progress, sleep, throwIfAborted } from '../../core/progress.js';
 import type { MacNative } from '../../../native/macos/macNative.js';
 import { AxActions } from './axActions.js';

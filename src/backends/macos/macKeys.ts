@@ -1,4 +1,4 @@
-// Canonical key names (src/core/keys.ts) → macOS virtual keycodes (Carbon kVK_* values, ANSI
+// Canonical key names (src/core/input/keys.ts) → macOS virtual keycodes (Carbon kVK_* values, ANSI
 // layout) and modifiers → CGEventFlags masks. Keycodes are physical positions: on a non-ANSI
 // layout (AZERTY…) the key at kVK_ANSI_A types another character, so printable text goes
 // through typeText (unicode events), and pressKey is for shortcuts and named keys.

@@ -2,13 +2,13 @@
 // process mapped), the screenshot (encoded in the background), the tree after and its diff, the
 // handoff tree — and after a failure, the best-effort tree that still tells what changed.
 
-import { diffTrees } from '../diff.js';
+import { diffTrees } from '../tree/diff.js';
 import { isTandemError, toTandemError } from '../errors.js';
-import { pngWithCrosshair } from '../crosshair.js';
+import { pngWithCrosshair } from '../artifacts/crosshair.js';
 import { sleep, type Progress } from '../progress.js';
-import { CLEANUP_TIMEOUT_MS, bounded } from '../cleanups.js';
-import { areasCovered, secureAreas } from '../redact.js';
-import type { LaunchOutcome } from '../settle.js';
+import { CLEANUP_TIMEOUT_MS, bounded } from './cleanups.js';
+import { areasCovered, secureAreas } from '../tree/redact.js';
+import type { LaunchOutcome } from './settle.js';
 import type { CallState } from './callState.js';
 
 /** How long a launched process's window may wait for its app to join the accessibility bus. */

@@ -15,23 +15,23 @@
 // failures are returned as a CallResult whose status says what happened, because the restore
 // facts and the artifacts still matter to the model and the person.
 
-import { CLEANUP_TIMEOUT_MS, bounded } from '../cleanups.js';
+import { CLEANUP_TIMEOUT_MS, bounded } from './cleanups.js';
 import type { ActRequest } from '../engineApi.js';
 import { TandemError, toTandemError } from '../errors.js';
 import { abortReason, type GuardReleaseReason } from '../guard.js';
-import { DEFAULT_PACING } from '../inputPacing.js';
-import { overlayText } from '../overlayText.js';
+import { DEFAULT_PACING } from '../input/inputPacing.js';
+import { overlayText } from '../overlay/overlayText.js';
 import { createProgress, throwIfAborted } from '../progress.js';
-import { describeStep, redactStep, secureForEvents } from '../redact.js';
-import type { CallResult, CallStatus } from '../result.js';
-import { settle, waitForLaunches } from '../settle.js';
-import { stepVerb } from '../steps.js';
+import { describeStep, redactStep, secureForEvents } from '../tree/redact.js';
+import type { CallResult, CallStatus } from './result.js';
+import { settle, waitForLaunches } from './settle.js';
+import { stepVerb } from './steps.js';
 import { captureScreenshot, checkHandoff, readAfter, readAfterFailure, readHandoffTree } from './afterAction.js';
 import { CallState, type CallInfo, type TransactionDeps, type UnframedResult } from './callState.js';
 import { prepare } from './prepare.js';
 import { buildResult } from './resultBuilder.js';
 import { runStep } from './stepRunners/runStep.js';
-import type { StepDone } from '../stepsDone.js';
+import type { StepDone } from './stepsDone.js';
 
 export type { CallInfo, TransactionDeps, TransactionOptions } from './callState.js';
 export { MAX_REREADS } from './callState.js';

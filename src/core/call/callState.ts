@@ -2,21 +2,21 @@
 // (stepRunners/) and what runs after the steps (afterAction.ts, restore.ts, resultBuilder.ts):
 // what was read before, what the steps did, and what the answer will say.
 
-import type { CallRecord } from '../callRecord.js';
+import type { CallRecord } from './callRecord.js';
 import type { Desktop, SnapshotLimits } from '../desktop.js';
-import type { TreeDiff } from '../diff.js';
-import type { SnapshotCache } from '../elementIndex.js';
+import type { TreeDiff } from '../tree/diff.js';
+import type { SnapshotCache } from '../tree/elementIndex.js';
 import type { ActRequest } from '../engineApi.js';
 import { abortable, type GuardPolicy, type GuardSession } from '../guard.js';
 import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot } from '../model.js';
 import type { Progress } from '../progress.js';
-import { CleanupRegistry } from '../cleanups.js';
-import type { Destination } from '../redact.js';
-import type { CallResult, ElementChoice, TextEntry } from '../result.js';
-import { settle, type LaunchOutcome, type SettleOptions } from '../settle.js';
-import type { ElementQuery, Step } from '../steps.js';
-import type { ZoomView } from '../zoom.js';
-import type { DescribeSteps, StepDone } from '../stepsDone.js';
+import { CleanupRegistry } from './cleanups.js';
+import type { Destination } from '../tree/redact.js';
+import type { CallResult, ElementChoice, TextEntry } from './result.js';
+import { settle, type LaunchOutcome, type SettleOptions } from './settle.js';
+import type { ElementQuery, Step } from './steps.js';
+import type { ZoomView } from '../artifacts/zoom.js';
+import type { DescribeSteps, StepDone } from './stepsDone.js';
 
 export interface TransactionOptions {
   watchdogMs: number;

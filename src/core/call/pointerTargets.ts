@@ -3,11 +3,11 @@
 
 import { TandemError } from '../errors.js';
 import type { ElementNode, Point } from '../model.js';
-import { centreOf, estimateBounds } from '../scrollIntoView.js';
-import type { ClickStep, ElementQuery } from '../steps.js';
-import { formatElementLabel } from '../treeFormat.js';
-import { chooseWindow } from '../windowChoice.js';
-import { screenPointOf as zoomPixelOnScreen } from '../zoom.js';
+import { centreOf, estimateBounds } from './scrollIntoView.js';
+import type { ClickStep, ElementQuery } from './steps.js';
+import { formatElementLabel } from '../tree/treeFormat.js';
+import { chooseWindow } from '../tree/windowChoice.js';
+import { screenPointOf as zoomPixelOnScreen } from '../artifacts/zoom.js';
 import type { CallState } from './callState.js';
 import { locate } from './stepTargets.js';
 

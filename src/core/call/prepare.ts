@@ -2,17 +2,17 @@
 // before-snapshot (frontmost, cursor, tree) taken — and its restore registered —, element_index
 // pins and the first step's queries resolved, and where each step's input will land predicted.
 
-import { resolveIndexed } from '../elementIndex.js';
+import { resolveIndexed } from '../tree/elementIndex.js';
 import { isTandemError } from '../errors.js';
 import { LIMITS, checkPid } from '../limits.js';
 import type { ElementNode } from '../model.js';
 import { createProgress } from '../progress.js';
-import { elementAtPoint, findElement } from '../query.js';
-import { explainMissingApp, explainUnreadable } from '../readability.js';
-import { predictDestinations } from '../redact.js';
-import { CLEANUP_TIMEOUT_MS } from '../cleanups.js';
-import type { Step } from '../steps.js';
-import { bad, normalizeStep } from '../stepNormalize.js';
+import { elementAtPoint, findElement } from '../tree/query.js';
+import { explainMissingApp, explainUnreadable } from '../apps/readability.js';
+import { predictDestinations } from '../tree/redact.js';
+import { CLEANUP_TIMEOUT_MS } from './cleanups.js';
+import type { Step } from './steps.js';
+import { bad, normalizeStep } from './stepNormalize.js';
 import type { CallState } from './callState.js';
 import { restore } from './restore.js';
 import { choose, hasIndex, purposeOf, queriesOf } from './stepTargets.js';

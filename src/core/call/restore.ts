@@ -2,10 +2,10 @@
 // frontmost app in front again unless a handoff happened. Registered as a cleanup where the
 // before-snapshot is taken (callLifecycle.ts), so every way out of the call runs it.
 
-import { CLEANUP_TIMEOUT_MS, bounded } from '../cleanups.js';
+import { CLEANUP_TIMEOUT_MS, bounded } from './cleanups.js';
 import { toTandemError } from '../errors.js';
 import type { Progress } from '../progress.js';
-import type { CallResult } from '../result.js';
+import type { CallResult } from './result.js';
 import type { CallState } from './callState.js';
 
 /** Cursor back where the person left it; their frontmost app back unless a handoff happened. */

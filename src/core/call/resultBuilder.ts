@@ -1,10 +1,10 @@
 // The answer of an acting call: its summary, the artifact text and screenshot written to disk,
 // the handoff tree, and the CallResult that carries the facts.
 
-import { formatDiff, summarizeDiff, textChanges } from '../diff.js';
+import { formatDiff, summarizeDiff, textChanges } from '../tree/diff.js';
 import { errorFacts, toTandemError, type TandemError } from '../errors.js';
-import type { AppSwitch, CallResult, CallStatus } from '../result.js';
-import { formatTree } from '../treeFormat.js';
+import type { AppSwitch, CallResult, CallStatus } from './result.js';
+import { formatTree } from '../tree/treeFormat.js';
 import { screenshotPngToWrite } from './afterAction.js';
 import type { CallState, UnframedResult } from './callState.js';
 

@@ -2,14 +2,14 @@
 // choice between elements sharing a label (kept for the answer), and whether typed text goes
 // into a secure field.
 
-import { refind, staleIndexError } from '../elementIndex.js';
+import { refind, staleIndexError } from '../tree/elementIndex.js';
 import { TandemError } from '../errors.js';
 import type { ElementNode } from '../model.js';
-import { chooseElement, type ElementPurpose } from '../query.js';
-import { movesFocus } from '../redact.js';
-import type { ChoiceCandidate, ElementChoice } from '../result.js';
-import type { ClickTarget, ElementQuery, Step } from '../steps.js';
-import { formatElementLabel } from '../treeFormat.js';
+import { chooseElement, type ElementPurpose } from '../tree/query.js';
+import { movesFocus } from '../tree/redact.js';
+import type { ChoiceCandidate, ElementChoice } from './result.js';
+import type { ClickTarget, ElementQuery, Step } from './steps.js';
+import { formatElementLabel } from '../tree/treeFormat.js';
 import type { CallState } from './callState.js';
 
 /** The element queries a step aims at (a drag has two ends), in the order it resolves them. */

@@ -1,6 +1,6 @@
 import { TandemError, toTandemError } from '../../core/errors.js';
 import { LIMITS } from '../../core/limits.js';
-import { DEFAULT_DRAG_MS, type ClickTarget } from '../../core/steps.js';
+import { DEFAULT_DRAG_MS, type ClickTarget } from '../../core/call/steps.js';
 import { defineTool } from '../defineTool.js';
 import { WINDOW_POINT_HINT, driverTarget } from '../driverClick.js';
 import { callResultOutput } from '../outputSchemas.js';

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../core/limits.js';
-import type { PressStep } from '../../core/steps.js';
+import type { PressStep } from '../../core/call/steps.js';
 import { defineTool } from '../defineTool.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, inlineParam, nameList, nonEmptyText, pidParam, toolInput, wholeNumber } from '../params.js';

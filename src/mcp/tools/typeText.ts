@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../../core/limits.js';
-import type { TypeTextStep } from '../../core/steps.js';
+import type { TypeTextStep } from '../../core/call/steps.js';
 import { defineTool } from '../defineTool.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { elementIndexParam, inlineParam, nonEmptyText, pidParam, toolInput } from '../params.js';

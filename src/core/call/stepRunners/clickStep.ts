@@ -4,15 +4,15 @@
 import type { ClickOptions } from '../../desktop.js';
 import { TandemError } from '../../errors.js';
 import type { ElementNode, Point } from '../../model.js';
-import { elementAtPoint } from '../../query.js';
-import { centreOf, estimateBounds, scrollIntoView } from '../../scrollIntoView.js';
-import { settle } from '../../settle.js';
-import type { ClickStep } from '../../steps.js';
-import { formatElementLabel } from '../../treeFormat.js';
+import { elementAtPoint } from '../../tree/query.js';
+import { centreOf, estimateBounds, scrollIntoView } from '../scrollIntoView.js';
+import { settle } from '../settle.js';
+import type { ClickStep } from '../steps.js';
+import { formatElementLabel } from '../../tree/treeFormat.js';
 import type { CallState } from '../callState.js';
 import { screenPointOf } from '../pointerTargets.js';
 import { locate } from '../stepTargets.js';
-import type { DoneAt, ScrolledInto, StepDone } from '../../stepsDone.js';
+import type { DoneAt, ScrolledInto, StepDone } from '../stepsDone.js';
 
 export async function runClickStep(state: CallState, step: ClickStep, index: number): Promise<StepDone> {
   let element: ElementNode | null;

@@ -1,9 +1,9 @@
 // A button pressed at one pointer target, moved with it held, released at another.
 
-import type { DragStep } from '../../steps.js';
+import type { DragStep } from '../steps.js';
 import type { CallState } from '../callState.js';
 import { pointerAt } from '../pointerTargets.js';
-import type { StepDone } from '../../stepsDone.js';
+import type { StepDone } from '../stepsDone.js';
 import { doneAt } from './clickStep.js';
 
 export async function runDragStep(state: CallState, step: DragStep, index: number): Promise<StepDone> {

@@ -1,12 +1,12 @@
 // Steps through the accessibility API rather than synthetic input: an element's action, its
 // value, its selection.
 
-import { shownText } from '../../redact.js';
-import type { ElementActionStep, SetSelectedStep, SetValueStep } from '../../steps.js';
-import { formatElementLabel } from '../../treeFormat.js';
+import { shownText } from '../../tree/redact.js';
+import type { ElementActionStep, SetSelectedStep, SetValueStep } from '../steps.js';
+import { formatElementLabel } from '../../tree/treeFormat.js';
 import type { CallState } from '../callState.js';
 import { locate } from '../stepTargets.js';
-import type { StepDone } from '../../stepsDone.js';
+import type { StepDone } from '../stepsDone.js';
 
 export async function runElementActionStep(state: CallState, step: ElementActionStep, index: number): Promise<StepDone> {
   const progress = state.progress;

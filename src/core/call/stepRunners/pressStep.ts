@@ -1,9 +1,9 @@
 // A key (with modifiers) pressed once or repeated, with a cancellation checkpoint between presses.
 
 import { throwIfAborted } from '../../progress.js';
-import type { PressStep } from '../../steps.js';
+import type { PressStep } from '../steps.js';
 import type { CallState } from '../callState.js';
-import type { StepDone } from '../../stepsDone.js';
+import type { StepDone } from '../stepsDone.js';
 
 export async function runPressStep(state: CallState, step: PressStep, _index: number): Promise<StepDone> {
   const progress = state.progress;

@@ -2,7 +2,7 @@
 // have changed, and returns the sentence the answer lists under steps done.
 
 import { sleep } from '../../progress.js';
-import type { Step } from '../../steps.js';
+import type { Step } from '../steps.js';
 import type { CallState } from '../callState.js';
 import { runClickStep } from './clickStep.js';
 import { runDragStep } from './dragStep.js';
@@ -11,7 +11,7 @@ import { runPressStep } from './pressStep.js';
 import { runScrollStep } from './scrollStep.js';
 import { runTypeStep } from './typeStep.js';
 import { runTypeTextStep } from './typeTextStep.js';
-import type { StepDone } from '../../stepsDone.js';
+import type { StepDone } from '../stepsDone.js';
 
 export async function runStep(state: CallState, step: Step, index: number): Promise<StepDone> {
   switch (step.kind) {

@@ -1,9 +1,9 @@
 // The wheel turned over a point or an element.
 
-import type { ScrollStep } from '../../steps.js';
+import type { ScrollStep } from '../steps.js';
 import type { CallState } from '../callState.js';
 import { pointerAt } from '../pointerTargets.js';
-import type { StepDone } from '../../stepsDone.js';
+import type { StepDone } from '../stepsDone.js';
 import { doneAt } from './clickStep.js';
 
 export async function runScrollStep(state: CallState, step: ScrollStep, index: number): Promise<StepDone> {

@@ -1,10 +1,10 @@
 // Text typed as paced keys at the keyboard focus, hidden in the answer when it goes into a secure field.
 
-import { shownText } from '../../redact.js';
-import type { TypeStep } from '../../steps.js';
+import { shownText } from '../../tree/redact.js';
+import type { TypeStep } from '../steps.js';
 import type { CallState } from '../callState.js';
 import { isSecureDestination } from '../stepTargets.js';
-import type { StepDone } from '../../stepsDone.js';
+import type { StepDone } from '../stepsDone.js';
 
 export async function runTypeStep(state: CallState, step: TypeStep, index: number): Promise<StepDone> {
   const progress = state.progress;

@@ -1,15 +1,15 @@
 // type_text: text into a field, inserted through accessibility where it takes it, else typed as keys.
 
 import { TandemError, isTandemError, toTandemError } from '../../errors.js';
-import { shownText } from '../../redact.js';
-import type { KeysReason } from '../../result.js';
-import { centreOf, estimateBounds } from '../../scrollIntoView.js';
-import type { TypeTextStep } from '../../steps.js';
-import { formatElementLabel } from '../../treeFormat.js';
+import { shownText } from '../../tree/redact.js';
+import type { KeysReason } from '../result.js';
+import { centreOf, estimateBounds } from '../scrollIntoView.js';
+import type { TypeTextStep } from '../steps.js';
+import { formatElementLabel } from '../../tree/treeFormat.js';
 import type { CallState } from '../callState.js';
 import { candidateOf, focusedIn, isSecureDestination, locate } from '../stepTargets.js';
 import { clickAt } from './clickStep.js';
-import type { DoneAt, ScrolledInto, StepDone } from '../../stepsDone.js';
+import type { DoneAt, ScrolledInto, StepDone } from '../stepsDone.js';
 
 /**
  * type_text: insert the text through accessibility where the element takes it (one edit, at its

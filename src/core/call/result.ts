@@ -1,0 +1,108 @@
+// What one tool call returns, before any protocol formatting. The MCP layer renders it as
+// `key: value` text plus structuredContent; the app's live feed renders the same object.
+
+import type { TruncationReason } from '../model.js';
+import type { ChoiceReason } from '../tree/query.js';
+import type { Reason } from '../reasons.js';
+import type { StepDone } from './stepsDone.js';
+
+export type CallStatus = 'ok' | 'cancelled' | 'watchdog' | 'error';
+
+export interface AppSwitch {
+  pid: number;
+  app: string;
+  /** Tree file of the app that took the front (its tree is also in `handoffTree`). */
+  file?: string;
+}
+
+/** One element a step's query could mean, as a choice names it. */
+export interface ChoiceCandidate {
+  /** element_index in the tree the step's query was resolved against. */
+  index: number;
+  role: string;
+  name: string;
+}
+
+/**
+ * A step's query matched several elements with the same label: which one the step used, the
+ * best of the others, and the criterion that told them apart (query.ts). Facts only: the MCP
+ * layer writes the sentence.
+ */
+export interface ElementChoice {
+  /** Position of the step in the call, 0-based. */
+  step: number;
+  chosen: ChoiceCandidate;
+  over: ChoiceCandidate;
+  reason: ChoiceReason;
+  /** Elements the query matched, the chosen one included. */
+  matched: number;
+}
+
+/** Why text was typed as keys rather than inserted (a fact: src/mcp words it). */
+export type KeysReason = 'mode' | 'no-target' | 'not-editable' | 'no-editable-text';
+
+/** How one type_text step's text reached the app. */
+export interface TextEntry {
+  /** Position of the step in the call, 0-based. */
+  step: number;
+  method: 'insertion' | 'keys';
+  /** For 'keys': why not inserted. */
+  reason?: KeysReason;
+  /** The element inserted into or typed at, when known (element_index in the tree read last). */
+  element?: ChoiceCandidate;
+}
+
+export interface TextChange {
+  role: string;
+  /** 'value' when what the element holds changed (its label in `name`); absent: the label itself changed. */
+  field?: 'value';
+  /** The element's label, for a value change. */
+  name?: string;
+  before: string;
+  after: string;
+}
+
+export interface CallResult {
+  status: CallStatus;
+  tool: string;
+  pid: number;
+  app: string;
+  /** Tree (open/refresh) or diff (actions) file. */
+  file?: string;
+  fileBytes?: number;
+  elementCount: number;
+  visibleElements: number;
+  screenshot?: string;
+  /** One-line description of what changed ("3 added, 1 removed, 2 text changes"). */
+  summary: string;
+  textChanges: TextChange[];
+  /** The diff text (actions) — kept in memory for the feed; the model reads the file. */
+  diff?: string;
+  appSwitch?: AppSwitch;
+  /** Processes the steps started that were still running without a window when the call ended. */
+  launched?: Array<{ pid: number; app: string }>;
+  /** Steps whose query matched several elements sharing a label: which one was used, and why. */
+  choices?: ElementChoice[];
+  /** type_text steps: whether their text was inserted through accessibility or typed as keys, and why. */
+  textEntries?: TextEntry[];
+  /** Tree text of the app that took the front, when a handoff happened. */
+  handoffTree?: string;
+  /** Steps actually completed, in order, as facts of what each did (src/mcp/renderSteps.ts words them). */
+  stepsDone: StepDone[];
+  stepsTotal: number;
+  /** Human key/pointer events swallowed while the guard was engaged. */
+  humanInputBlocked: number;
+  /** Times the guard stopped holding for a moment during the call (the OS switched it off and back on): the person's input then went through. */
+  inputLeaked?: number;
+  watchdogFired: boolean;
+  /** A tree in this answer was cut short: whose, and why. */
+  truncated?: { pid: number; reason: TruncationReason; detail: string };
+  /** The target app exited during the call (its steps stopped there). */
+  appExited?: boolean;
+  /** A cancelled call: the person pressed Esc during it, or the caller cancelled it. */
+  cancelledBy?: 'person' | 'caller';
+  restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed' };
+  durationMs: number;
+  /** Set when status is not ok: the error's facts (`reason` is details.reason, when it has one). */
+  error?: { code: string; message: string; reason?: Reason; details?: Record<string, unknown> };
+}

@@ -1,0 +1,96 @@
+// Settle: wait until the target app has stopped changing before the tree is read again, and
+// until a window that the action launched in another process is there to be seen.
+
+import type { Desktop, SettleOutcome } from '../desktop.js';
+import type { RunningApp, TreeSnapshot } from '../model.js';
+import { sleep, throwIfAborted, type Progress } from '../progress.js';
+
+export interface SettleOptions {
+  /**
+   * How long an app must send no accessibility events before its tree counts as settled, the
+   * read itself included. Default 45 ms: measured GTK apps send one change's events with gaps
+   * of at most 16 ms (a file dialog building itself for 115 ms included). A read during which
+   * the app sent events is read again (call/callState.ts), so a read the backend verified is quiet
+   * time: only what the app's last read did not cover is waited before reading (quietBeforeRead).
+   */
+  quietMs: number;
+  /** Least quiet before a read starts, however long reads take. Default 10 ms. */
+  minQuietMs: number;
+  /**
+   * Quiet before a read where the backend cannot tell whether the app changed during it (macOS
+   * today): nothing verifies the read, so the longer wait the engine always used. Default 150 ms.
+   */
+  unverifiedQuietMs: number;
+  /** Never wait longer than this. Default 1 500 ms. */
+  capMs: number;
+  /** Fixed wait when the backend cannot observe events ('unsupported'). Default 300 ms. */
+  fallbackMs: number;
+  /**
+   * Longest wait for a window from a process the action launched. Default 6 000 ms: a GTK
+   * dialog (zenity) maps in 0.1–0.3 s warm, but a cold start on a loaded machine was seen
+   * past 3 s. A process that shows no window by then is still named in the answer.
+   */
+  launchCapMs: number;
+  /** How often a launched process is checked for a window. Default 25 ms. */
+  launchPollMs: number;
+}
+
+export const DEFAULT_SETTLE: SettleOptions = { quietMs: 45, minQuietMs: 10, unverifiedQuietMs: 150, capMs: 1_500, fallbackMs: 300, launchCapMs: 6_000, launchPollMs: 25 };
+
+/**
+ * The quiet to wait for before reading: quietMs less what the read will verify, judged by the
+ * app's last read; all of quietMs before a first read; unverifiedQuietMs where the backend
+ * cannot tell whether the app changed during a read.
+ */
+export function quietBeforeRead(options: SettleOptions, lastRead: TreeSnapshot | undefined): number {
+  if (!lastRead) return options.quietMs;
+  if (lastRead.changedWhileReading === undefined) return options.unverifiedQuietMs;
+  return Math.max(options.minQuietMs, options.quietMs - lastRead.elapsedMs);
+}
+
+/** Waits until pid is quiet enough to be read; `lastRead` is its latest tree (see quietBeforeRead). */
+export async function settle(desktop: Desktop, pid: number, options: SettleOptions, progress: Progress, lastRead?: TreeSnapshot): Promise<SettleOutcome> {
+  const outcome = await desktop.waitForQuiet(pid, quietBeforeRead(options, lastRead), options.capMs, progress);
+  if (outcome === 'cap') progress.log(`the app was still changing after ${options.capMs} ms; reading its tree anyway`);
+  // Without accessibility events there is nothing to observe: give the app a fixed moment.
+  if (outcome === 'unsupported') await sleep(options.fallbackMs, progress);
+  return outcome;
+}
+
+/** What became of the processes an action launched. */
+export interface LaunchOutcome {
+  kind: 'none' | 'window' | 'exited' | 'cap';
+  /** The launched processes still running when the wait ended. */
+  running: RunningApp[];
+  /** A window one of them mapped (kind 'window'), active or not yet. */
+  window?: { pid: number; app: string; windowId: number };
+}
+
+/**
+ * When the action started other processes (a helper window, a browser for a link), waits until
+ * one of them maps a window (the window manager need not have made it active yet), until all
+ * of them have exited, or launchCapMs. Costs one question to the backend when nothing was
+ * launched. Call it once the app has handled the action's input (paced input guarantees that):
+ * a busy app runs its click handler, and starts the process, only then.
+ */
+export async function waitForLaunches(desktop: Desktop, pid: number, sinceMs: number, options: SettleOptions, progress: Progress): Promise<LaunchOutcome> {
+  let launched = await desktop.launchedSince(pid, sinceMs, progress);
+  if (launched.length === 0) return { kind: 'none', running: [] };
+  const names = (apps: RunningApp[]): string => apps.map((app) => `${app.name} (pid ${app.pid})`).join(', ');
+  progress.log(`the action started ${names(launched)}: waiting up to ${options.launchCapMs} ms for a window`);
+  const giveUpAt = Math.min(Date.now() + options.launchCapMs, progress.deadline);
+  for (;;) {
+    const byPid = new Map(launched.map((app) => [app.pid, app]));
+    const [front, windows] = await Promise.all([desktop.frontmost(progress), desktop.windows(undefined, progress)]);
+    const shown = front && front.windowId !== undefined && byPid.has(front.pid) ? { pid: front.pid, windowId: front.windowId } : windows.find((window) => byPid.has(window.pid));
+    if (shown) return { kind: 'window', running: launched, window: { pid: shown.pid, app: byPid.get(shown.pid)!.name, windowId: shown.windowId } };
+    if (Date.now() >= giveUpAt) {
+      progress.log(`${names(launched)} showed no window within ${options.launchCapMs} ms; going on`);
+      return { kind: 'cap', running: launched };
+    }
+    await sleep(Math.min(options.launchPollMs, Math.max(0, giveUpAt - Date.now())), progress);
+    throwIfAborted(progress);
+    launched = await desktop.launchedSince(pid, sinceMs, progress);
+    if (launched.length === 0) return { kind: 'exited', running: [] };
+  }
+}
