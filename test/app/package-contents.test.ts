@@ -24,7 +24,7 @@ import { EXTRACTED_APP, writeStandInElectron } from './support/standInElectron.j
 const ROOT = repoRoot();
 const require = createRequire(join(ROOT, 'package.json'));
 const config = yaml.load(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as {
-  mac: { entitlements: string; identity?: string | null };
+  mac: { entitlements: string; identity?: string | null; target: Array<string | { target: string; arch?: string | string[] }> };
   electronFuses: Record<string, boolean>;
   productName: string;
   linux: { target: string[] };
@@ -332,6 +332,12 @@ describe('the packaged app, built by electron-builder over a stand-in Electron',
       run(deb!.afterRemove);
       assert.equal(readlinkSync(join(root, 'usr/bin/tandem')), '/usr/local/lib/other/tandem', 'another program’s tandem is left alone');
     });
+  });
+
+  it('should not claim a universal macOS build: npm installs one arch of koffi and sharp, so one half would lack them', () => {
+    const arches = config.mac.target.flatMap((target) => (typeof target === 'string' ? [] : [target.arch ?? []].flat()));
+    assert.ok(!arches.includes('universal'), `mac targets: ${JSON.stringify(config.mac.target)}`);
+    assert.ok(!('universal' in (config.mac as Record<string, unknown>)) && !('x64ArchFiles' in (config.mac as Record<string, unknown>)), 'no universal merge options');
   });
 
   it('should let an unsigned macOS build load its native modules', () => {
