@@ -4,6 +4,8 @@
 // Pure: fed with the suite's results (test/e2e-macos/resultsReporter.ts, one JSON line per test),
 // the probe (humanPoster.js probe), `csrutil status` and the TCC rows; unit-tested on Linux.
 
+import type { OnScreenWindow } from './macosOverlayWindows.js';
+
 /** Skip reasons of tests that need the grants start with this (test/e2e-macos/macHarness.ts). */
 export const NEEDS_GRANT = '[needs-grant]';
 
@@ -22,6 +24,12 @@ export interface ProbeRecord {
   axRead: { error: number; role: string | null; pid: number | null };
   postEvent: boolean;
   activeTap: boolean;
+  /** CGPreflightScreenCaptureAccess(). */
+  screenCapture: boolean;
+  /** IsSecureEventInputEnabled(); null when the call failed. */
+  secureInput: boolean | null;
+  /** On-screen windows above the apps after the warm-up capture (macosOverlayWindows.ts); null when unread. */
+  windowsAbove: OnScreenWindow[] | null;
 }
 
 export interface SummaryInput {
@@ -54,6 +62,14 @@ export function parseResults(text: string): TestRecord[] {
 const mark = (ok: boolean): string => (ok ? '✅' : '❌');
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
+/** An alert left up by the warm-up capture (macOS 15) takes the focus from the apps under test: name it. */
+function windowsAboveLine(windows: OnScreenWindow[] | null): string {
+  if (windows === null) return 'Windows above the apps after the warm-up capture: the window list could not be read.';
+  if (windows.length === 0) return 'Windows above the apps after the warm-up capture: none.';
+  const named = windows.map((window) => `${cell(window.owner || '(no owner)')}${window.name ? ` “${cell(window.name)}”` : ''} (layer ${window.layer})`);
+  return `⚠️ Windows above the apps after the warm-up capture (an alert here may take the focus from the tests): ${named.join(', ')}.`;
+}
+
 export function summarize(input: SummaryInput): Summary {
   const passed = input.tests.filter((t) => t.status === 'pass' && t.skip === undefined);
   const failed = input.tests.filter((t) => t.status === 'fail');
@@ -73,7 +89,10 @@ export function summarize(input: SummaryInput): Summary {
       `| real AX read (the Dock's AXRole) | ${mark(probe.axRead.error === 0 && probe.axRead.role === 'AXApplication')} AXError ${probe.axRead.error}, role ${probe.axRead.role ?? 'none'} |`,
       `| CGPreflightPostEventAccess() | ${mark(probe.postEvent)} ${probe.postEvent} |`,
       `| active keyboard event tap created and removed | ${mark(probe.activeTap)} ${probe.activeTap} |`,
+      `| CGPreflightScreenCaptureAccess() (Screen Recording) | ${mark(probe.screenCapture)} ${probe.screenCapture} |`,
+      `| IsSecureEventInputEnabled() (taps see no keys while on) | ${mark(probe.secureInput === false)} ${probe.secureInput ?? 'unknown: the call failed'} |`,
     );
+    lines.push('', windowsAboveLine(probe.windowsAbove));
   }
   lines.push('', `\`csrutil status\`: ${cell(input.csrutil.trim() || '(no output)')}`, '');
   lines.push('<details><summary>TCC rows for the runner\'s processes</summary>', '', '```', input.tccRows.trim() || '(none found)', '```', '</details>', '');

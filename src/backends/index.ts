@@ -5,6 +5,9 @@
 import type { Desktop } from '../core/desktop.js';
 import { TandemError } from '../core/errors.js';
 
+// Whether a backend left a thread stuck, and the exit that cannot hang on it.
+export { endProcess, stuckThread } from './stuckThreads.js';
+
 export interface BackendOptions {
   /** X display for the Linux backend; defaults to $DISPLAY. */
   display?: string;

@@ -70,6 +70,8 @@ export interface ElectronApi {
     isInApplicationsFolder?(): boolean;
     /** macOS only: true when moved (Electron then relaunches from /Applications); throws when the copy fails. */
     moveToApplicationsFolder?(): boolean;
+    /** Makes the app active; `steal` (macOS) takes the focus even when another app has it. */
+    focus(options?: { steal: boolean }): void;
   };
   BrowserWindow: new (options: BrowserWindowConstructorOptions) => WindowLike;
   Tray: new (image: NativeImage | string) => TrayLike;

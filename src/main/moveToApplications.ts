@@ -30,6 +30,9 @@ export function offerMoveToApplications(electron: ElectronApi, appPath: string, 
   const temporary = isTemporaryAppLocation(appPath);
   const marker = join(app.getPath('userData'), DECLINED_MARKER);
   if (!temporary && existsSync(marker)) return 'declined';
+  // A menu-bar app (LSUIElement) is not made active by its launch: without this the question may
+  // open behind the Finder window the person launched it from, and the start waits on it unseen.
+  app.focus({ steal: true });
   const answer = electron.dialog.showMessageBoxSync({
     type: 'question',
     buttons: ['Move to Applications', 'Not Now'],

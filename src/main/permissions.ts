@@ -3,8 +3,12 @@
 // AXIsProcessTrusted() / CGPreflightScreenCaptureAccess(), the one macOS permission check. This
 // module only decides how the wizard offers them: on macOS the two grants get a button that
 // shows the system's own prompt — which also puts Tandem into the Settings list, so the person
-// only flips its switch instead of adding the app with "+" — and opens the Settings pane.
+// only flips its switch instead of adding the app with "+". The prompt has its own "Open System
+// Settings" button, so the pane is opened only when the prompt was shown before and the grant is
+// still missing (asked and refused earlier: macOS may not prompt again), or when it is granted.
 
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { TandemEngine } from '../core/engineApi.js';
 import type { PermissionCheck } from '../core/model.js';
 import type { ElectronApi } from './electronApi.js';
@@ -15,6 +19,12 @@ const SETTINGS_PANE = {
   accessibility: 'x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility',
   'screen-recording': 'x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture',
 } as const;
+
+/**
+ * The grants whose system prompt Tandem has shown (userData): macOS's checks have no "not
+ * determined" answer, so "asked and refused earlier" is what Tandem remembers having asked.
+ */
+const PROMPTED_FILE = 'permission-prompts-shown.json';
 
 export function fromEngineCheck(check: PermissionCheck): PermissionItem {
   const action: PermissionItem['action'] =
@@ -42,15 +52,23 @@ export class Permissions {
   /** Asks (macOS prompt) or opens the settings pane / remedy link; then checks again. */
   async request(id: string): Promise<PermissionView> {
     if (this.platform === 'darwin') {
-      if (id === 'accessibility') {
-        // Electron's call is AXIsProcessTrustedWithOptions with the prompt option: the system
-        // prompt, and Tandem listed in Settings (node-mac-permissions' ask only opened the pane).
-        this.electron.systemPreferences.isTrustedAccessibilityClient(true);
-        await this.electron.shell.openExternal(SETTINGS_PANE.accessibility);
-      } else if (id === 'screen-recording') {
-        // Electron has no call for it: the engine's CGRequestScreenCaptureAccess() (prompts once, lists Tandem).
-        await this.engine.requestPermission?.('screen-recording');
-        await this.electron.shell.openExternal(SETTINGS_PANE['screen-recording']);
+      if (id === 'accessibility' || id === 'screen-recording') {
+        const granted = (await this.engine.checkPermissions()).find((check) => check.id === id)?.state === 'granted';
+        // One window at a time: the prompt (it has its own "Open System Settings") the first
+        // time; the pane once it was asked and still refused, or to review a grant.
+        if (granted || this.prompted().includes(id)) {
+          await this.electron.shell.openExternal(SETTINGS_PANE[id]);
+        } else {
+          if (id === 'accessibility') {
+            // Electron's call is AXIsProcessTrustedWithOptions with the prompt option: the system
+            // prompt, and Tandem listed in Settings (node-mac-permissions' ask only opened the pane).
+            this.electron.systemPreferences.isTrustedAccessibilityClient(true);
+          } else {
+            // Electron has no call for it: the engine's CGRequestScreenCaptureAccess() (prompts once, lists Tandem).
+            await this.engine.requestPermission?.('screen-recording');
+          }
+          this.rememberPrompted(id);
+        }
       }
     } else {
       const check = (await this.engine.checkPermissions()).find((item) => item.id === id);
@@ -58,6 +76,23 @@ export class Permissions {
       if (check?.action?.kind === 'open-url') await this.electron.shell.openExternal(check.action.value);
     }
     return this.check();
+  }
+
+  private prompted(): string[] {
+    const file = join(this.electron.app.getPath('userData'), PROMPTED_FILE);
+    try {
+      const ids = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as unknown) : [];
+      return Array.isArray(ids) ? ids.filter((value): value is string => typeof value === 'string') : [];
+    } catch {
+      // Unreadable: as if never asked — the worst case is the prompt once more.
+      return [];
+    }
+  }
+
+  private rememberPrompted(id: string): void {
+    const file = join(this.electron.app.getPath('userData'), PROMPTED_FILE);
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, `${JSON.stringify([...new Set([...this.prompted(), id])])}\n`, { mode: 0o600 });
   }
 
   /** The command a check proposes as its remedy (Linux: `tandem doctor` remedies), or undefined. */

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { TandemEngine } from '../core/engineApi.js';
+import { endProcess, stuckThread } from '../backends/index.js';
 import type { ElectronApi, TrayLike } from './electronApi.js';
 import { mcpClientConfigs, type LauncherInvocation } from '../shared/mcpClientConfig.js';
 import type { ArtifactTarget } from '../shared/ipc.js';
@@ -41,6 +42,12 @@ export interface TandemAppDeps {
   /** The engine's artifacts folder. */
   artifactsDirectory: string;
   log?: (message: string) => void;
+  /**
+   * Why quitting normally could hang (a backend left a thread stuck: Node's exit joins worker
+   * threads), or null; and the end that cannot hang. Default: src/backends/stuckThreads.ts.
+   */
+  stuckThread?: () => string | null;
+  endWithoutJoining?: () => void;
 }
 
 export interface TandemApp {
@@ -244,6 +251,13 @@ export async function startTandemApp(deps: TandemAppDeps): Promise<TandemApp | n
   async function quit(): Promise<void> {
     quitting = true;
     await shutdown();
+    const stuck = (deps.stuckThread ?? stuckThread)();
+    if (stuck !== null) {
+      // Electron's quit runs Node's exit, which would wait on the stuck thread for ever.
+      log(`quitting with SIGKILL: ${stuck}`);
+      (deps.endWithoutJoining ?? (() => endProcess(0)))();
+      return;
+    }
     electron.app.quit();
   }
   electron.app.on('before-quit', (event) => {

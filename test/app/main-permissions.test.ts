@@ -45,10 +45,37 @@ describe('permissions', () => {
     await permissions.request('accessibility');
     assert.deepEqual(prompts, [true], "Electron's prompt, which lists Tandem in Settings");
     assert.deepEqual(requested, [], 'Accessibility is asked through Electron in the app');
-    assert.deepEqual(electron.fake.openedUrls, ['x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility']);
+    assert.deepEqual(electron.fake.openedUrls, [], 'the prompt alone: it has its own "Open System Settings", a pane now would be a second window');
     await permissions.request('screen-recording');
-    assert.equal(electron.fake.openedUrls.at(-1), 'x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture');
-    assert.deepEqual(requested, ['screen-recording'], "the engine's CGRequestScreenCaptureAccess: Electron has none");
+    assert.equal(electron.fake.openedUrls.at(-1), 'x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture', 'granted: the button reads "Open settings"');
+    assert.deepEqual(requested, [], 'no prompt for a grant already given');
+  });
+
+  it('should prompt the first time and open the Settings pane only once the grant was asked for and is still missing', async () => {
+    const electron = createFakeElectron();
+    const prompts: boolean[] = [];
+    electron.systemPreferences.isTrustedAccessibilityClient = (prompt) => {
+      prompts.push(prompt);
+      return false;
+    };
+    const denied: PermissionCheck[] = [
+      { id: 'accessibility', title: 'Accessibility', state: 'denied', detail: 'not trusted' },
+      { id: 'screen-recording', title: 'Screen Recording', state: 'denied', detail: 'not granted' },
+    ];
+    const requested: string[] = [];
+    const permissions = new Permissions(electron, engineWith(denied, requested), 'darwin');
+
+    await permissions.request('screen-recording');
+    assert.deepEqual([requested, electron.fake.openedUrls], [['screen-recording'], []], "the first time: CGRequestScreenCaptureAccess's prompt only");
+    await permissions.request('accessibility');
+    assert.deepEqual([prompts, electron.fake.openedUrls], [[true], []], "the first time: the Accessibility prompt only");
+
+    // Asked and refused: macOS may not prompt again, the pane is the way. A new start remembers it.
+    const later = new Permissions(electron, engineWith(denied, requested), 'darwin');
+    await later.request('accessibility');
+    await later.request('screen-recording');
+    assert.deepEqual(electron.fake.openedUrls, ['x-apple.systempreferences:com.apple.preference.security?Privacy_Accessibility', 'x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture']);
+    assert.deepEqual([prompts, requested], [[true], ['screen-recording']], 'no second prompt over the pane');
   });
 
   it('should offer the relaunch for Screen Recording only while it is not granted, since macOS applies it to a new process', async () => {

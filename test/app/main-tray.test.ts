@@ -147,6 +147,21 @@ describe('tray menu', () => {
     await assert.rejects(app.fixture.engine.act(act(COUNTER, clickOn('Count: 0'))), (error) => isTandemError(error));
   });
 
+  it('should end with SIGKILL, not Electron\'s quit, when a backend left a thread stuck (Node\'s exit would wait on it)', async () => {
+    let ended: { socketGone: boolean } | undefined;
+    app = await startApp({
+      platform: 'darwin',
+      stuckThread: () => "the macOS input guard's thread: no answer to release within 1000 ms",
+      endWithoutJoining: () => (ended = { socketGone: !existsSync(join(app!.socketDir, 'tandem.sock')) }),
+    });
+    app.tray.click('quit');
+    await app.app.shutdown();
+    for (let i = 0; i < 100 && !ended; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(ended, { socketGone: true }, 'the socket and the engine were closed first, then the process ended without joining threads');
+    assert.equal(app.electron.fake.quitCalls, 0, "no app.quit(): Electron's exit joins worker threads");
+    assert.ok(app.logs.some((line) => /quitting with SIGKILL: the macOS input guard's thread/.test(line)), app.logs.join('\n'));
+  });
+
   it('should not bring the feed up on a second launch while an action runs (it would take the focus)', async () => {
     app = await startApp();
     const secondInstance = (): void => {

@@ -79,6 +79,7 @@ describe('move to /Applications (macOS)', () => {
     });
     assert.equal(started, null);
     assert.deepEqual(electron.fake.messageBoxes, ['Move Tandem to your Applications folder?']);
+    assert.deepEqual(electron.fake.focusAndDialogs, ['focus steal', 'message box'], 'a menu-bar app takes the focus first, or the question may open behind the Finder');
     assert.equal(electron.fake.moveCalls, 1);
     assert.equal(engines, 0);
     assert.equal(electron.fake.trays.length, 0);

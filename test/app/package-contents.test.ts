@@ -24,7 +24,7 @@ import { EXTRACTED_APP, writeStandInElectron } from './support/standInElectron.j
 const ROOT = repoRoot();
 const require = createRequire(join(ROOT, 'package.json'));
 const config = yaml.load(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as {
-  mac: { entitlements: string; identity?: string | null };
+  mac: { entitlements: string; identity?: string | null; target: Array<string | { target: string; arch?: string | string[] }> };
   electronFuses: Record<string, boolean>;
   productName: string;
   linux: { target: string[] };
@@ -214,6 +214,29 @@ describe('the packaged app, built by electron-builder over a stand-in Electron',
     assert.ok(existsSync(join(resources, 'app.asar.unpacked', 'node_modules', 'koffi', 'package.json')), "the worker's one package, koffi, is unpacked");
   });
 
+  it('should load the koffi bindings module from app.asar.unpacked and find koffi itself there', async () => {
+    // Off macOS the worker's answer above comes from loadMacNative's platform check, before it
+    // imports koffi or koffiMacNative.js: load both here. koffiMacNative.js only declares (its
+    // koffi import is a type), so importing it calls nothing of darwin's.
+    const unpackedNative = join(resources, 'app.asar.unpacked', 'dist/native/macos');
+    const bindings = (await import(pathToFileURL(join(unpackedNative, 'koffiMacNative.js')).href)) as { createKoffiMacNative?: unknown };
+    assert.equal(typeof bindings.createKoffiMacNative, 'function', 'koffiMacNative.js loads from the unpacked folder');
+    // Where loadMacNative's import('koffi') resolves on a Mac: beside it, not inside app.asar.
+    const fromLoader = createRequire(join(unpackedNative, 'loadMacNative.js'));
+    const koffiEntry = fromLoader.resolve('koffi');
+    assert.ok(koffiEntry.startsWith(join(resources, 'app.asar.unpacked', 'node_modules') + '/'), `koffi resolves under app.asar.unpacked/node_modules: ${koffiEntry}`);
+    const koffi = fromLoader('koffi') as { load?: unknown };
+    assert.equal(typeof koffi.load, 'function', "koffi's native part loads from the unpacked folder (this platform's prebuild)");
+  });
+
+  it('should mark the unpacked dist/ as ES modules with its own package.json, not leave it to syntax detection', () => {
+    const packed = (require('@electron/asar') as Asar).listPackage(join(resources, 'app.asar'), { isPack: false }).map((file) => file.replace(/^[/\\]/, ''));
+    assert.ok(packed.includes('dist/package.json'), 'dist/package.json is in app.asar');
+    const unpackedManifest = join(resources, 'app.asar.unpacked', 'dist', 'package.json');
+    assert.ok(existsSync(unpackedManifest), 'and beside the unpacked worker');
+    assert.deepEqual(JSON.parse(readFileSync(unpackedManifest, 'utf8')), { type: 'module' });
+  });
+
   it('should run the launcher from inside app.asar, where Electron reads it under ELECTRON_RUN_AS_NODE', () => {
     const packed = (require('@electron/asar') as Asar).listPackage(join(resources, 'app.asar'), { isPack: false }).map((file) => file.replace(/^[/\\]/, ''));
     assert.ok(packed.includes('dist/src/launcher/cli.js'), 'cli.js is in the archive');
@@ -309,6 +332,12 @@ describe('the packaged app, built by electron-builder over a stand-in Electron',
       run(deb!.afterRemove);
       assert.equal(readlinkSync(join(root, 'usr/bin/tandem')), '/usr/local/lib/other/tandem', 'another program’s tandem is left alone');
     });
+  });
+
+  it('should not claim a universal macOS build: npm installs one arch of koffi and sharp, so one half would lack them', () => {
+    const arches = config.mac.target.flatMap((target) => (typeof target === 'string' ? [] : [target.arch ?? []].flat()));
+    assert.ok(!arches.includes('universal'), `mac targets: ${JSON.stringify(config.mac.target)}`);
+    assert.ok(!('universal' in (config.mac as Record<string, unknown>)) && !('x64ArchFiles' in (config.mac as Record<string, unknown>)), 'no universal merge options');
   });
 
   it('should let an unsigned macOS build load its native modules', () => {

@@ -46,7 +46,8 @@ function attributeName(name: string): Ref {
   return ref;
 }
 
-function stringOf(ref: Ref): string | null {
+/** A CFString's text; null for NULL or anything else. */
+export function stringOf(ref: Ref): string | null {
   if (ref === null || Number(CFGetTypeID(ref)) !== Number(CFStringGetTypeID())) return null;
   const size = Number(CFStringGetMaximumSizeForEncoding(CFStringGetLength(ref), UTF8)) + 1;
   const buffer = Buffer.alloc(size);

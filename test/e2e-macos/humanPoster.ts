@@ -7,7 +7,9 @@
 //   node humanPoster.js trusted              → prints true/false (AXIsProcessTrusted)
 //   node humanPoster.js probe                → prints JSON: a real AX read (the Dock's AXRole),
 //                                              CGPreflightPostEventAccess(), an active keyboard tap
-//                                              created and removed (macHarness.ts MacProbe)
+//                                              created and removed, CGPreflightScreenCaptureAccess(),
+//                                              IsSecureEventInputEnabled(), the on-screen windows
+//                                              above the apps (macHarness.ts MacProbe)
 //   node humanPoster.js click <x> <y>
 //   node humanPoster.js type <text>
 //   node humanPoster.js key <keycode> [flags]
@@ -21,11 +23,16 @@
 
 import { execFileSync } from 'node:child_process';
 import koffi from 'koffi';
+import { windowsOverApps } from '../../scripts/lib/macosOverlayWindows.js';
 import { appElements, applicationRole, textAreaValue } from './axReader.js';
+import type { MacProbe } from './macHarness.js';
+import { onScreenWindows } from './windowList.js';
 
 const CG = '/System/Library/Frameworks/CoreGraphics.framework/CoreGraphics';
 const CF = '/System/Library/Frameworks/CoreFoundation.framework/CoreFoundation';
 const AS = '/System/Library/Frameworks/ApplicationServices.framework/ApplicationServices';
+/** HIToolbox (IsSecureEventInputEnabled), re-exported by the Carbon umbrella. */
+const CARBON = '/System/Library/Frameworks/Carbon.framework/Carbon';
 
 const cg = koffi.load(CG);
 const cf = koffi.load(CF);
@@ -122,8 +129,11 @@ async function main(): Promise<void> {
  * What this process may really do. AXIsProcessTrusted() alone is not enough: runners exist where
  * it is true while every read fails with -25204. So: read the Dock's AXRole, ask whether event
  * posting is allowed, and create (then at once remove) an active keyboard tap — what the guard does.
+ * Then what the other tests need: Screen Recording (without it screenshots are refused), whether
+ * Secure Event Input is on (event taps then see no keys, Esc included), and which windows sit
+ * above the apps (an alert left up by the workflow's warm-up capture would take the focus).
  */
-function probe(): { trusted: boolean; axRead: { error: number; role: string | null; pid: number | null }; postEvent: boolean; activeTap: boolean } {
+function probe(): MacProbe {
   const trusted = koffi.load(AS).func('AXIsProcessTrusted', 'uint8_t', [])() !== 0;
   let axRead: { error: number; role: string | null; pid: number | null } = { error: -1, role: null, pid: null };
   try {
@@ -160,7 +170,27 @@ function probe(): { trusted: boolean; axRead: { error: number; role: string | nu
   } catch (error) {
     console.error('probe: CGEventTapCreate:', error);
   }
-  return { trusted, axRead, postEvent, activeTap };
+  let screenCapture = false;
+  try {
+    screenCapture = cg.func('CGPreflightScreenCaptureAccess', 'bool', [])() === true;
+  } catch (error) {
+    console.error('probe: CGPreflightScreenCaptureAccess:', error);
+  }
+
+  let secureInput: boolean | null = null;
+  try {
+    secureInput = koffi.load(CARBON).func('IsSecureEventInputEnabled', 'uint8_t', [])() !== 0;
+  } catch (error) {
+    console.error('probe: IsSecureEventInputEnabled:', error);
+  }
+
+  let windowsAbove: MacProbe['windowsAbove'] = null;
+  try {
+    windowsAbove = windowsOverApps(onScreenWindows());
+  } catch (error) {
+    console.error('probe: CGWindowListCopyWindowInfo:', error);
+  }
+  return { trusted, axRead, postEvent, activeTap, screenCapture, secureInput, windowsAbove };
 }
 
 main().catch((error: unknown) => {

@@ -14,9 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DEFAULT_GRACE_MS } from '../../src/core/engine.js';
-import { McpSession, accessibilityUnavailable, delay, documentText, eventually, human, openDocument, stepStarted, stopApp, type RunningCall, type TreeLine } from './macHarness.js';
+import { McpSession, delay, guardUnavailable, documentText, eventually, human, openDocument, stepStarted, stopApp, type RunningCall, type TreeLine } from './macHarness.js';
 
-const unavailable = await accessibilityUnavailable();
+/** The grants, and no Secure Event Input (taps would see no keys): else every test here is skipped, saying why. */
+const unavailable = await guardUnavailable();
 const skip = unavailable ?? false;
 const KEYCODE_ESCAPE = '53';
 const COMMAND = String(0x100000);
@@ -87,11 +88,15 @@ describe('macOS input guard with a person at the keyboard', { timeout: 600_000 }
     const call = server.start('click_and_traverse', { pid, ...target(area), text: 'first', steps: [{ action: 'wait', ms: 4000 }, { action: 'type', text: 'second' }] }, stepStarted(3));
     const running = pending(call);
     await call.engaged;
+    // Taken before Esc: once the poster exits, the cancelled answer may already be in.
+    const wasRunning = running();
     await human('key', KEYCODE_ESCAPE);
-    assert.ok(running(), 'Esc was pressed while the call ran');
+    assert.ok(wasRunning, 'the call was running when Esc was pressed');
     const result = await call.result;
     assert.equal(result.isError, true, result.text);
     assert.equal(result.structured.status, 'cancelled', result.text);
+    // The person's Esc, not a cancel by the client: what makes the answer prove the kill switch.
+    assert.match(String(result.structured.hint), /^The person pressed Esc/, result.text);
     const after = await text(document);
     assert.match(after, /first/);
     assert.doesNotMatch(after, /second/, 'the step after Esc never ran');

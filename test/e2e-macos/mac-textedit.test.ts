@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
-import { McpSession, stopApp, accessibilityUnavailable, contentOf, delay, inside, openDocument, probeMac, readArtifact, textAreaOf, treeLines } from './macHarness.js';
+import { McpSession, stopApp, accessibilityUnavailable, contentOf, screenCaptureUnavailable, delay, inside, openDocument, probeMac, readArtifact, textAreaOf, treeLines } from './macHarness.js';
 
 const unavailable = await accessibilityUnavailable();
+/** The screenshot test also needs Screen Recording: without it Tandem refuses screenshots. */
+const screenUnavailable = await screenCaptureUnavailable();
 /** The known colour of the screenshot test's text and its background: pure magenta. */
 const MAGENTA = { red: 255, green: 0, blue: 255 };
 /** The app a link in TextEdit launches: System Settings, through a URL scheme (a sandboxed TextEdit may not open a file URL to an app bundle). */
@@ -122,7 +124,7 @@ describe('TextEdit over MCP on macOS', { timeout: 240_000 }, () => {
     await server.call('press_key_and_traverse', { pid, keyName: 'escape' });
   });
 
-  test("should screenshot the window's own pixels, not what lies behind it", { skip: unavailable ?? false }, async () => {
+  test("should screenshot the window's own pixels, not what lies behind it", { skip: screenUnavailable ?? false }, async () => {
     // A document whose text and its background are magenta: a block no wallpaper or other window shows.
     const colourDocument = join(tmpdir(), `tandem-colour-${process.pid}.rtf`);
     const { red, green, blue } = MAGENTA;

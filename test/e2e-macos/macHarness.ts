@@ -16,6 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseTreeLines, type TreeLine } from '../../scripts/lib/treeLines.js';
 import { indexOfLineNumber } from '../../src/core/tree/treeFormat.js';
+import type { OnScreenWindow } from '../../scripts/lib/macosOverlayWindows.js';
 import type { AxNode } from './axReader.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -250,6 +251,12 @@ export interface MacProbe {
   postEvent: boolean;
   /** An active keyboard event tap could be created (and was removed at once). */
   activeTap: boolean;
+  /** CGPreflightScreenCaptureAccess(): without it Tandem refuses screenshots (`permission`). */
+  screenCapture: boolean;
+  /** IsSecureEventInputEnabled(): while true, event taps see no keys (Esc included); null when the call failed. */
+  secureInput: boolean | null;
+  /** On-screen windows above the apps not owned by the Dock, the window server, the menu bar or TextEdit (an alert left up); null when the list could not be read. */
+  windowsAbove: OnScreenWindow[] | null;
 }
 
 let probed: Promise<MacProbe | string> | null = null;
@@ -276,6 +283,30 @@ export async function accessibilityUnavailable(): Promise<string | null> {
   if (!probe.postEvent) missing.push('event posting is not allowed (CGPreflightPostEventAccess() is false)');
   if (!probe.activeTap) missing.push('an active keyboard event tap could not be created');
   return missing.length ? `${NEEDS_GRANT} ${missing.join('; ')}: grant Accessibility and event posting to the runner (see .github/workflows/macos.yml)` : null;
+}
+
+/**
+ * Why the screenshot test cannot run here (NEEDS_GRANT-prefixed: Screen Recording is a grant the
+ * workflow gives), or null when it can. The Accessibility preconditions come first.
+ */
+export async function screenCaptureUnavailable(): Promise<string | null> {
+  const missing = await accessibilityUnavailable();
+  if (missing) return missing;
+  const probe = (await probeMac()) as MacProbe;
+  return probe.screenCapture ? null : `${NEEDS_GRANT} Screen Recording is not granted (CGPreflightScreenCaptureAccess() is false): Tandem refuses screenshots; grant kTCCServiceScreenCapture to the runner (see .github/workflows/macos.yml)`;
+}
+
+/**
+ * Why the guard tests cannot run here, or null when they can: the grants, then Secure Event Input
+ * — while it is on (a password field has the focus, Terminal's Secure Keyboard Entry), event taps
+ * see no keys, so the person's keys and Esc would pass the guard by macOS's design, and Tandem
+ * refuses to guard (guard-unavailable, secure-input). Not a grant: it is reported as it is.
+ */
+export async function guardUnavailable(): Promise<string | null> {
+  const missing = await accessibilityUnavailable();
+  if (missing) return missing;
+  const probe = (await probeMac()) as MacProbe;
+  return probe.secureInput === true ? 'Secure Event Input is on (IsSecureEventInputEnabled() is true, a password field or Secure Keyboard Entry): event taps see no keys, so the guard cannot be tested on this runner' : null;
 }
 
 /**

@@ -3,10 +3,13 @@
 // (koffi issue #274: a worker that loaded thread-spawning libraries may never become joinable,
 // which would hang every release). The host routes the thread's messages to the engagement they
 // name. A thread that stops answering a release is never waited on again: the host marks the
-// guard unusable (later engagements are refused with guard-unavailable) and lets it go.
+// guard unusable (later engagements are refused with guard-unavailable) and lets it go — and
+// tells the exit paths (stuckThreads.ts), since Node's exit joins worker threads and would wait
+// on it for ever: they end the process with SIGKILL instead.
 
 import { Worker } from 'node:worker_threads';
 import { outsideAsar } from '../outsideAsar.js';
+import { noteStuckThread } from '../stuckThreads.js';
 import { fileURLToPath } from 'node:url';
 import { TandemError } from '../../core/errors.js';
 import type { TapMessage } from './cgEventTapSession.js';
@@ -42,7 +45,7 @@ export interface TapChannel {
   close(): void;
 }
 
-/** How long close() waits for the thread to end before leaving it to the process's exit. */
+/** How long close() waits for the thread to end; a thread marked unusable is left to a SIGKILL exit (stuckThreads.ts). */
 const CLOSE_WAIT_MS = 1_000;
 
 /**
@@ -93,6 +96,7 @@ export class TapThreadHost {
   /** The thread did not answer in time: never use it again, and end it without waiting on it. */
   markUnusable(reason: string): void {
     this.unusable ??= reason;
+    noteStuckThread(`the macOS input guard's thread: ${reason}`);
     const worker = this.worker;
     this.worker = null;
     if (worker) void worker.terminate().catch(() => undefined);

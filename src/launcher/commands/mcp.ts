@@ -2,6 +2,7 @@
 // MCP on stdio (Linux, CI, tests). Without it the launcher is meant to relay to the running
 // Tandem app, which holds the OS permissions.
 
+import { endProcess } from '../../backends/index.js';
 import { serveStdio } from '../../mcp/server.js';
 import { TOOL_PROFILES, type ToolProfile } from '../../core/settings.js';
 import { EXIT_OK, UsageError, type Command } from '../command.js';
@@ -27,7 +28,8 @@ async function serveDirect(env: NodeJS.ProcessEnv, tools: ToolProfile | undefine
   const shutdown = (): Promise<void> => (closing ??= engine.close().catch((error: unknown) => console.error('tandem mcp: closing the engine failed:', error)));
   const onSignal = (): void => {
     // Releases any guard and restores the desktop before the process goes.
-    void shutdown().then(() => process.exit(EXIT_OK));
+    // endProcess: SIGKILL instead of an exit that would wait on a thread a backend left stuck.
+    void shutdown().then(() => endProcess(EXIT_OK));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

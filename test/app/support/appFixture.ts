@@ -39,6 +39,8 @@ export async function startApp(
     beforeStart?(electron: FakeElectron): void;
     launcher?: typeof LAUNCHER;
     trayShown?: () => Promise<boolean>;
+    stuckThread?: () => string | null;
+    endWithoutJoining?: () => void;
   } = {},
 ): Promise<AppFixture> {
   const electron = createFakeElectron({ displays: options.displays });
@@ -65,6 +67,8 @@ export async function startApp(
     paths: { preload: '/app/dist/preload/preload.cjs', html: '/app/dist/renderer/index.html', trayIcon: '/app/assets/tray.png' },
     launcher: options.launcher ?? LAUNCHER,
     trayShown: options.trayShown,
+    stuckThread: options.stuckThread ?? (() => null),
+    endWithoutJoining: options.endWithoutJoining,
     artifactsDirectory: fixture.artifactsDir,
     log: (message) => logs.push(message),
   });

@@ -164,6 +164,8 @@ export interface FakeElectron extends ElectronApi {
     errorBoxes: Array<{ title: string; content: string }>;
     /** Message boxes shown (their message), answered with `messageBoxAnswer` (a button index). */
     messageBoxes: string[];
+    /** app.focus() and message boxes, in the order they came: `focus steal` / `focus`, `message box`. */
+    focusAndDialogs: string[];
     messageBoxAnswer: number;
     /** app.isPackaged. */
     packaged: boolean;
@@ -199,6 +201,7 @@ export function createFakeElectron(options: { displays?: DisplayLike[]; lockAvai
     clipboard: '',
     errorBoxes: [],
     messageBoxes: [],
+    focusAndDialogs: [],
     messageBoxAnswer: 1,
     packaged: false,
     inApplications: true,
@@ -241,6 +244,9 @@ export function createFakeElectron(options: { displays?: DisplayLike[]; lockAvai
         state.relaunchCalls++;
       },
       whenReady: async () => {},
+      focus: (options?: { steal: boolean }) => {
+        state.focusAndDialogs.push(options?.steal ? 'focus steal' : 'focus');
+      },
       on: (event: string, listener: (...args: never[]) => void) => {
         const list = state.appListeners.get(event) ?? [];
         list.push(listener);
@@ -316,6 +322,7 @@ export function createFakeElectron(options: { displays?: DisplayLike[]; lockAvai
       },
       showMessageBoxSync: (options) => {
         state.messageBoxes.push(options.message);
+        state.focusAndDialogs.push('message box');
         return state.messageBoxAnswer;
       },
     },

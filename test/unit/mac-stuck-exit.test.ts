@@ -1,0 +1,64 @@
+// A guard thread that stopped answering cannot be ended, and Node's exit joins worker threads:
+// once the host has given up on it, the exit paths (the CLI, the app's quit) must end the process
+// with SIGKILL, after stdout drained, rather than exit normally and hang on the thread.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { engageTapGuard } from '../../src/backends/macos/cgEventTapGuard.js';
+import { TapThreadHost } from '../../src/backends/macos/cgEventTapHost.js';
+import { endProcess, stuckThread } from '../../src/backends/index.js';
+import type { ProcessEnd } from '../../src/backends/stuckThreads.js';
+import { createProgress } from '../../src/core/progress.js';
+import { FakeMacNative } from './mac-fake-native.js';
+import { FakeTapWorker } from './mac-fake-tap-worker.js';
+
+/** A process end that records what happened; stdout drains only when told to. */
+function recordingEnd() {
+  const happened: string[] = [];
+  let drain: (() => void) | undefined;
+  const end: ProcessEnd = {
+    stdout: { write: (_chunk, done) => (drain = done) },
+    exit: (code) => void happened.push(`exit ${code}`),
+    kill: (pid, signal) => void happened.push(`kill ${pid} ${signal}`),
+    pid: 4242,
+    log: (message) => void happened.push(`log ${message}`),
+  };
+  return { end, happened, drain: () => drain?.() };
+}
+
+describe('exiting after a guard thread got stuck', () => {
+  // In this order: the stuck mark is for the life of the process, as it is for a real one.
+  it('should exit normally with the code, once stdout drained, while no thread is stuck', () => {
+    assert.equal(stuckThread(), null);
+    const { end, happened, drain } = recordingEnd();
+    endProcess(3, end);
+    assert.equal(happened.length, 0, 'nothing before stdout drained');
+    drain();
+    assert.deepEqual(happened, ['exit 3']);
+  });
+
+  it('should end with SIGKILL, never a joining exit, once the host gave up on a thread that did not answer a release', async () => {
+    const fake = new FakeMacNative();
+    const workers: FakeTapWorker[] = [];
+    const host = new TapThreadHost((data) => {
+      const worker = new FakeTapWorker(fake, data);
+      workers.push(worker);
+      return worker;
+    });
+    const guard = await engageTapGuard(
+      { onEscape: () => undefined, onHumanInput: () => undefined, onLost: () => undefined, onInputLeaked: () => undefined },
+      createProgress({ timeoutMs: 10_000 }),
+      { heartbeatTimeoutMs: 5_000, maxLifetimeMs: 60_000, heartbeatEveryMs: 20, startTimeoutMs: 2_000, releaseAckMs: 150 },
+      { native: fake, host },
+    );
+    workers[0].stuck = true;
+    await guard.release();
+    assert.match(stuckThread() ?? '', /the macOS input guard's thread/);
+
+    const { end, happened, drain } = recordingEnd();
+    endProcess(0, end);
+    assert.equal(happened.length, 0, 'stdout drains first: the last MCP answer must reach the client');
+    drain();
+    assert.deepEqual(happened.filter((line) => !line.startsWith('log ')), ['kill 4242 SIGKILL']);
+    assert.ok(happened.some((line) => /^log .*stuck.*SIGKILL/.test(line)), 'says why on stderr');
+  });
+});
