@@ -114,8 +114,12 @@ export interface ElementNode {
    * check box or toggle is on is its value ("checked"/"unchecked"), not this.
    */
   selected?: boolean;
-  /** Window this element belongs to, when the backend knows it. */
+  /** Window this element belongs to, when the backend knows it (else core's match of its top-level element: tree/windowFacts.ts). */
   windowId?: number;
+  /** A top-level window (dialog) that blocks the app's other windows while it is open (AT-SPI MODAL, AXModal). */
+  modal?: boolean;
+  /** element_index of the modal dialog that blocks this element's window: it takes no input while the dialog is open. */
+  blockedBy?: number;
   /** Backend-stable identity (AT-SPI object path, AX element hash) used to match across snapshots. */
   identity?: string;
   handle: unknown;
