@@ -142,6 +142,13 @@ export interface TreeSnapshot {
   changedWhileReading?: boolean;
   /** The app's UI toolkit and version as it reports them ("Qt 5.15.8", "Chromium 156…"), when known. */
   toolkit?: string;
+  /**
+   * Every window of the desktop (all apps, with their stacking order) and the displays, read
+   * with the tree where the backend can: core clips `visible` and finds the modal dialog's
+   * blocked windows with them (tree/windowFacts.ts). Absent: the tree is taken as the backend gave it.
+   */
+  windows?: WindowInfo[];
+  displays?: Display[];
 }
 
 /** Uncompressed pixels, 4 bytes each, row after row with no padding. */

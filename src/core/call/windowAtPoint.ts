@@ -8,18 +8,6 @@ import type { ElementNode, Point, WindowInfo } from '../model.js';
 import { formatElementLabel } from '../tree/treeFormat.js';
 import type { CallState } from './callState.js';
 
-/** The topmost window on screen whose frame holds `point`, from the stacking order; undefined where it is unknown. */
-export function windowAt(windows: readonly WindowInfo[], point: Point): WindowInfo | undefined {
-  let top: WindowInfo | undefined;
-  for (const window of windows) {
-    const b = window.bounds;
-    if (window.onScreen === false || window.zOrder === undefined || !b) continue;
-    if (point.x < b.x || point.x >= b.x + b.width || point.y < b.y || point.y >= b.y + b.height) continue;
-    if (!top || window.zOrder < top.zOrder!) top = window;
-  }
-  return top;
-}
-
 /** Whether `found` is where a click meant for `element` (or for any window of `pid`) lands. */
 function isExpected(found: WindowInfo, pid: number, element: ElementNode | null): boolean {
   if (element) {
@@ -38,11 +26,11 @@ function describeWindow(window: WindowInfo): string {
 
 /**
  * Throws 'not-found' (reason 'window-in-the-way') when another window than the target's is the
- * topmost at `point`. Does nothing where the desktop cannot list its windows.
+ * topmost at `point`. Does nothing where the desktop cannot tell (no windowAt, a popup there).
  */
 export async function checkWindowAtPoint(state: CallState, element: ElementNode | null, point: Point): Promise<void> {
-  const windows = await state.step(state.desktop.windows(undefined, state.progress)).catch((): WindowInfo[] => []);
-  const found = windowAt(windows, point);
+  if (!state.desktop.windowAt) return;
+  const found = await state.step(state.desktop.windowAt(point, state.progress));
   if (!found || isExpected(found, state.request.pid, element)) return;
   const target = element ? formatElementLabel(element) : `pid ${state.request.pid}'s window`;
   throw new TandemError(
