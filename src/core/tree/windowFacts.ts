@@ -32,19 +32,25 @@ function overlap(a: Rect, b: Rect): number {
   return shared / (a.width * a.height + b.width * b.height - shared);
 }
 
-/** The top-level elements (the app's windows): the root's children. */
-export function topLevels(elements: readonly ElementNode[]): ElementNode[] {
-  return elements.filter((el) => el.parentIndex !== null && elements[el.parentIndex]?.parentIndex === null);
+/** Whether the tree's root is the application holding its windows (AT-SPI, AX), not a window itself. */
+function rootHoldsWindows(elements: readonly ElementNode[]): boolean {
+  return elements[0]?.parentIndex === null && elements[0].role === 'Application';
 }
 
-/** The top-level element (window) `el` is in, or null for the root. */
+/** The top-level elements (the app's windows): the application's children, or the root when it is the window. */
+export function topLevels(elements: readonly ElementNode[]): ElementNode[] {
+  if (!rootHoldsWindows(elements)) return elements.slice(0, 1);
+  return elements.filter((el) => el.parentIndex === 0);
+}
+
+/** The top-level element (window) `el` is in; null for the application itself. */
 export function topLevelOf(elements: readonly ElementNode[], el: ElementNode): ElementNode | null {
+  if (!rootHoldsWindows(elements)) return elements[0] ?? null;
   let current: ElementNode | undefined = el;
   for (let hops = 0; current && current.parentIndex !== null && hops < 10_000; hops++) {
-    const parent: ElementNode | undefined = elements[current.parentIndex]?.index === current.parentIndex ? elements[current.parentIndex] : elements.find((other) => other.index === current!.parentIndex);
-    if (!parent) return null;
-    if (parent.parentIndex === null) return current;
-    current = parent;
+    if (current.parentIndex === 0) return current;
+    const parentIndex: number = current.parentIndex;
+    current = elements[parentIndex]?.index === parentIndex ? elements[parentIndex] : elements.find((other) => other.index === parentIndex);
   }
   return null;
 }
@@ -113,10 +119,11 @@ export function applyWindowFacts(snapshot: TreeSnapshot, windows: readonly Windo
     return !(z !== undefined && modalZ !== undefined && z < modalZ);
   };
 
+  const holdsWindows = rootHoldsWindows(elements);
   const topOf = new Array<ElementNode | null>(elements.length).fill(null);
   const result = elements.map((el, position) => {
-    const parent = el.parentIndex === null ? undefined : elements[el.parentIndex];
-    const top = parent === undefined ? null : parent.parentIndex === null ? el : (topOf[el.parentIndex!] ?? null);
+    // Pre-order: a parent's window is known before its children's.
+    const top = !holdsWindows ? elements[0] : el.parentIndex === null ? null : el.parentIndex === 0 ? el : (topOf[el.parentIndex] ?? null);
     topOf[position] = top;
     const window = top ? windowOf.get(top.index) : undefined;
     const blockedBy = top && modal && blocks(top) ? modal.index : undefined;
@@ -144,7 +151,7 @@ function seen(point: Point, window: WindowInfo | undefined, windows: readonly Wi
 export function modalFirst(elements: readonly ElementNode[], dialogIndex: number): ElementNode[] {
   const root = elements[0];
   const dialog = elements[dialogIndex];
-  if (!root || root.parentIndex !== null || !dialog) return [...elements];
+  if (!rootHoldsWindows(elements) || !dialog) return [...elements];
   let end = dialogIndex + 1;
   while (end < elements.length && elements[end].depth > dialog.depth) end++;
   const firstTop = elements.findIndex((el) => el.parentIndex === 0);
