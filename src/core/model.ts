@@ -120,6 +120,8 @@ export interface ElementNode {
   modal?: boolean;
   /** element_index of the modal dialog that blocks this element's window: it takes no input while the dialog is open. */
   blockedBy?: number;
+  /** Not visible only because another window stacked above covers its centre (that window's id): scrolling would not reveal it. */
+  coveredBy?: number;
   /** Backend-stable identity (AT-SPI object path, AX element hash) used to match across snapshots. */
   identity?: string;
   handle: unknown;

@@ -141,7 +141,7 @@ describe('targets a person can reach, on real windows', { timeout: 240_000 }, ()
     test('should stop a click at a point another window covers, naming that window, with nothing pressed', async () => {
       const point = centreOf(rectsOf(app.eventsNamed('ready')[0])['main-save']);
       const result = await server.call('click_and_traverse', { pid: app.pid, x: Math.round(point.x), y: Math.round(point.y) });
-      assert.ok(result.isError || /status: (error|failed)/.test(result.text), `the click was stopped: ${result.text}`);
+      assert.ok(result.isError || /status: (error|failed)/.test(result.text), `the click was stopped: ${result.text}\n${server.stderr.slice(-3000)}`);
       assert.match(result.text, /Tandem Cover/, 'the answer names the window in the way');
       await delay(500);
       assert.equal(app.eventsNamed('pressed').length, 0, 'the app saw no press');
@@ -185,23 +185,30 @@ describe('targets a person can reach, on real windows', { timeout: 240_000 }, ()
       const opened = await server.callOk('open_application_and_traverse', { identifier: 'mousepad' });
       pid = Number(opened.structured.pid);
       await server.callOk('hotkey', { pid, keys: ['ctrl', 'shift', 's'] });
-      await eventually(async () => ((await mousepadWindows()).some((w) => w.role === 'dialog' && w.showing && w.modal) ? true : undefined), 10_000, "mousepad's modal Save As dialog");
+      let seen: unknown;
+      await eventually(async () => {
+        seen = await mousepadWindows();
+        return (seen as Array<{ showing: boolean; modal: boolean }>).some((w) => w.showing && w.modal) ? true : undefined;
+      }, 10_000, "mousepad's modal Save As dialog").catch((error: Error) => {
+        throw new Error(`${error.message}; its windows: ${JSON.stringify(seen)}`);
+      });
     });
     after(async () => {
       if (pid) await server.call('kill_app', { pid, force: true });
     });
 
     test('should list the dialog first and refuse the main window\'s menu by element_index, naming the dialog, with the dialog still open', async () => {
+      const modal = (await mousepadWindows()).find((w) => w.showing && w.modal)!;
       const lines = await treeLines(pid);
-      const dialogAt = lines.findIndex((line) => line.role === 'Dialog');
+      const dialogAt = lines.findIndex((line) => line.text === modal.name && line.role !== 'Application');
       const frameAt = lines.findIndex((line) => line.role === 'Frame');
-      assert.ok(dialogAt >= 0 && frameAt > dialogAt, `the dialog comes first:\n${lines.slice(0, 8).map((line) => line.line).join('\n')}`);
+      assert.ok(dialogAt >= 0 && frameAt > dialogAt, `the dialog (${modal.role} "${modal.name}") comes first:\n${lines.slice(0, 8).map((line) => line.line).join('\n')}`);
       const menus = (await tagged(pid, 'File')).filter((entry) => entry.line.startsWith('[Menu] "File"'));
       assert.ok(menus.length > 0, 'the main window has its File menu');
       const result = await server.call('click', { pid, element_index: menus[0].index });
       assert.ok(result.isError, `refused: ${result.text}`);
       assert.match(result.text, /blocks/);
-      const dialog = (await mousepadWindows()).find((w) => w.role === 'dialog' && w.modal);
+      const dialog = (await mousepadWindows()).find((w) => w.modal);
       assert.ok(dialog?.showing, 'the dialog is still open, as AT-SPI tells another process');
       assert.match(result.text, new RegExp(dialog.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the answer names that dialog');
       const menusShowing = (await mousepadWindows()).filter((w) => w.role === 'menu' || (w.role === 'window' && w.showing));

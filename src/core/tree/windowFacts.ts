@@ -127,20 +127,27 @@ export function applyWindowFacts(snapshot: TreeSnapshot, windows: readonly Windo
     topOf[position] = top;
     const window = top ? windowOf.get(top.index) : undefined;
     const blockedBy = top && modal && blocks(top) ? modal.index : undefined;
-    const visible = el.visible && el.bounds !== null && seen(centreOf(el.bounds), window, windows, displays);
+    const sight = el.visible && el.bounds !== null ? seen(centreOf(el.bounds), window, windows, displays) : { visible: el.visible };
     const windowId = el.windowId ?? window?.windowId;
-    if (visible === el.visible && blockedBy === undefined && windowId === el.windowId) return el;
-    return { ...el, visible, ...(windowId !== undefined ? { windowId } : {}), ...(blockedBy !== undefined ? { blockedBy } : {}) };
+    if (sight.visible === el.visible && blockedBy === undefined && windowId === el.windowId) return el;
+    return {
+      ...el,
+      visible: sight.visible,
+      ...(windowId !== undefined ? { windowId } : {}),
+      ...(blockedBy !== undefined ? { blockedBy } : {}),
+      ...(sight.coveredBy !== undefined ? { coveredBy: sight.coveredBy } : {}),
+    };
   });
   return { ...snapshot, elements: modal ? modalFirst(result, modal.index) : result };
 }
 
-/** Whether a person could see `point` of an element in `window`: on a screen, inside its window, under no other window. */
-function seen(point: Point, window: WindowInfo | undefined, windows: readonly WindowInfo[], displays: readonly Display[]): boolean {
-  if (displays.length > 0 && !displays.some((display) => inside(display.bounds, point))) return false;
-  if (!window) return true;
-  if (window.bounds && !inside(window.bounds, point)) return false;
-  return windowAbove(windows, window, point) === undefined;
+/** Whether a person could see `point` of an element in `window`: on a screen, inside its window, under no other window (else which covers it). */
+function seen(point: Point, window: WindowInfo | undefined, windows: readonly WindowInfo[], displays: readonly Display[]): { visible: boolean; coveredBy?: number } {
+  if (displays.length > 0 && !displays.some((display) => inside(display.bounds, point))) return { visible: false };
+  if (!window) return { visible: true };
+  if (window.bounds && !inside(window.bounds, point)) return { visible: false };
+  const above = windowAbove(windows, window, point);
+  return above ? { visible: false, coveredBy: above.windowId } : { visible: true };
 }
 
 /**
