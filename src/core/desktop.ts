@@ -167,6 +167,12 @@ export interface Desktop {
   /** Brings pid (optionally a window) to the front. Returns whether a live check confirmed it. */
   activate(pid: number, windowId: number | undefined, progress: Progress): Promise<boolean>;
   windows(pid: number | undefined, progress: Progress): Promise<WindowInfo[]>;
+  /**
+   * The top-level window a click at `point` would reach: the topmost managed window there (X11:
+   * the client under the point, through the stacking), null over the desktop or a popup (menu,
+   * tooltip). Optional: where it is missing, a click goes without the check.
+   */
+  windowAt?(point: Point, progress: Progress): Promise<WindowInfo | null>;
   cursorPosition(): Promise<Point>;
   /** The displays (monitors), primary first. */
   displays(progress: Progress): Promise<Display[]>;
@@ -190,6 +196,7 @@ export interface Desktop {
   processState(pid: number): Promise<ProcessState>;
 
   // — accessibility —
+  /** The app's tree; with the desktop's windows and displays where the backend can read them (TreeSnapshot.windows). */
   snapshot(pid: number, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot>;
   performAction(request: ElementActionRequest, progress: Progress): Promise<void>;
   setValue(element: ElementNode, value: string, progress: Progress): Promise<void>;

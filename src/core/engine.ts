@@ -7,6 +7,7 @@ import type { DescribeSteps } from './call/stepsDone.js';
 import { ArtifactStore, type ArtifactFile, type ArtifactStoreOptions } from './artifacts/artifacts.js';
 import { CallRecord } from './call/callRecord.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
+import { windowAwareDesktop } from './tree/windowAwareDesktop.js';
 import { SnapshotCache } from './tree/elementIndex.js';
 import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEngine } from './engineApi.js';
 import { TandemError } from './errors.js';
@@ -98,10 +99,14 @@ export class Engine implements TandemEngine {
   /** The call being run (the queue runs one at a time). */
   private running: CallRecord | null = null;
 
+  /** The backend, its trees seen among the desktop's windows (visible, blocked by a modal dialog). */
+  private readonly desktop: Desktop;
+
   constructor(
-    private readonly desktop: Desktop,
+    desktop: Desktop,
     private readonly options: EngineOptions,
   ) {
+    this.desktop = windowAwareDesktop(desktop);
     if (options.watchdogMs !== undefined && !(options.watchdogMs > 0)) throw new TandemError('bad-input', `watchdogMs must be a positive number of milliseconds (got ${options.watchdogMs}).`);
     this.settings = options.settings ?? new SettingsStore();
     this.guard = new GuardPolicy(desktop, () => this.transactionOptions.watchdogMs);

@@ -114,8 +114,14 @@ export interface ElementNode {
    * check box or toggle is on is its value ("checked"/"unchecked"), not this.
    */
   selected?: boolean;
-  /** Window this element belongs to, when the backend knows it. */
+  /** Window this element belongs to, when the backend knows it (else core's match of its top-level element: tree/windowFacts.ts). */
   windowId?: number;
+  /** A top-level window (dialog) that blocks the app's other windows while it is open (AT-SPI MODAL, AXModal). */
+  modal?: boolean;
+  /** element_index of the modal dialog that blocks this element's window: it takes no input while the dialog is open. */
+  blockedBy?: number;
+  /** Not visible only because another window stacked above covers its centre (that window's id): scrolling would not reveal it. */
+  coveredBy?: number;
   /** Backend-stable identity (AT-SPI object path, AX element hash) used to match across snapshots. */
   identity?: string;
   handle: unknown;
@@ -138,6 +144,13 @@ export interface TreeSnapshot {
   changedWhileReading?: boolean;
   /** The app's UI toolkit and version as it reports them ("Qt 5.15.8", "Chromium 156…"), when known. */
   toolkit?: string;
+  /**
+   * Every window of the desktop (all apps, with their stacking order) and the displays, read
+   * with the tree where the backend can: core clips `visible` and finds the modal dialog's
+   * blocked windows with them (tree/windowFacts.ts). Absent: the tree is taken as the backend gave it.
+   */
+  windows?: WindowInfo[];
+  displays?: Display[];
 }
 
 /** Uncompressed pixels, 4 bytes each, row after row with no padding. */

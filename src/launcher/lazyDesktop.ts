@@ -48,6 +48,11 @@ export class LazyDesktop implements Desktop {
   frontmost: Desktop['frontmost'] = async (...args) => (await this.get()).frontmost(...args);
   activate: Desktop['activate'] = async (...args) => (await this.get()).activate(...args);
   windows: Desktop['windows'] = async (...args) => (await this.get()).windows(...args);
+  // Optional in the backend: null (unknown) where it has none, so a click goes unchecked there.
+  windowAt: NonNullable<Desktop['windowAt']> = async (...args) => {
+    const desktop = await this.get();
+    return desktop.windowAt ? desktop.windowAt(...args) : null;
+  };
   cursorPosition: Desktop['cursorPosition'] = async () => (await this.get()).cursorPosition();
   displays: Desktop['displays'] = async (...args) => (await this.get()).displays(...args);
   moveCursor: Desktop['moveCursor'] = async (...args) => (await this.get()).moveCursor(...args);

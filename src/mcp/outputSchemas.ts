@@ -33,7 +33,7 @@ export const callResultOutput = z.object({
         role: z.string(),
         name: z.string(),
         over: z.object({ element_index: z.number(), role: z.string(), name: z.string() }).describe('The best of the other elements with the same label.'),
-        reason: z.enum(['visible', 'enabled', 'editable', 'interactive', 'actionable', 'label', 'exact', 'shorter', 'first']),
+        reason: z.enum(['unblocked', 'visible', 'enabled', 'editable', 'interactive', 'actionable', 'label', 'exact', 'shorter', 'first']),
         why: z.string(),
         matched: z.number().describe('Elements the query matched, the chosen one included.'),
       }),

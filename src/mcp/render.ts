@@ -136,6 +136,7 @@ function appSwitchText(result: CallResult): string | undefined {
 
 /** Why the chosen element won over another with the same label (query.ts's criteria). */
 export const CHOICE_REASONS: Record<ChoiceReason, string> = {
+  unblocked: 'the other is in a window the open dialog blocks',
   visible: 'it is on screen, the other is hidden',
   enabled: 'it is enabled, the other is disabled',
   editable: 'text is typed next and it takes typing, the other does not',

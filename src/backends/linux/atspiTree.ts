@@ -683,6 +683,7 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
     actionable: (actionNames ? actionNames.length > 0 : node.interfaces.includes(IFACE.action)) || isButtonLikeRole(node.role),
     secure,
     ...(selectable ? { selected: hasState(node.states, STATE.selected) } : {}),
+    ...(hasState(node.states, STATE.modal) ? { modal: true } : {}),
     identity: `${busName}${node.path}`,
     handle,
   };

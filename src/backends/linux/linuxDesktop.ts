@@ -54,6 +54,10 @@ export class LinuxDesktop implements Desktop {
     return this.x11.windows(pid, progress);
   }
 
+  windowAt(point: Point, progress: Progress): Promise<WindowInfo | null> {
+    return this.x11.windowAt(point, progress);
+  }
+
   cursorPosition(): Promise<Point> {
     return this.x11.cursorPosition();
   }
@@ -84,8 +88,15 @@ export class LinuxDesktop implements Desktop {
 
   // — accessibility —
 
-  snapshot(pid: number, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot> {
-    return this.atspi.snapshot(pid, limits, progress);
+  async snapshot(pid: number, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot> {
+    // The windows and displays with the tree, read at the same time: core clips what is visible
+    // with them. A display that cannot list them leaves the tree as AT-SPI gave it.
+    const [tree, windows, displays] = await Promise.all([
+      this.atspi.snapshot(pid, limits, progress),
+      this.x11.windows(undefined, progress).catch(() => undefined),
+      this.x11.displays(progress).catch(() => undefined),
+    ]);
+    return { ...tree, ...(windows ? { windows } : {}), ...(displays ? { displays } : {}) };
   }
 
   performAction(request: ElementActionRequest, progress: Progress): Promise<void> {

@@ -95,6 +95,10 @@ export class X11Display implements X11Primitives {
     return this.windowsApi.windows(pid, progress);
   }
 
+  windowAt(point: Point, progress: Progress): Promise<WindowInfo | null> {
+    return this.windowsApi.windowAt(point, progress);
+  }
+
   /**
    * Root position of the pid's toplevel (the one titled windowTitle when given), where its
    * widgets' coordinates start: GTK4 reports extents relative to it. A client-side-decorated

@@ -138,6 +138,15 @@ export class X11Windows {
     return null;
   }
 
+  /** The client window a click at `point` reaches, described; null over the root or a popup. */
+  async windowAt(point: Point, progress: Progress): Promise<WindowInfo | null> {
+    throwIfAborted(progress);
+    const client = await this.clientAt(point);
+    if (client === null) return null;
+    const [pid, title, bounds] = await Promise.all([this.windowPid(client), this.windowTitle(client), this.clientBounds(client)]);
+    return { windowId: client, pid: pid ?? 0, title, bounds, ...(pid ? { app: await processName(pid) } : {}) };
+  }
+
   async windows(pid: number | undefined, progress: Progress): Promise<WindowInfo[]> {
     throwIfAborted(progress);
     const [list, stacking, currentDesktop, hidden] = await Promise.all([

@@ -7,7 +7,7 @@ import { isTandemError } from '../errors.js';
 import { LIMITS, checkPid } from '../limits.js';
 import type { ElementNode } from '../model.js';
 import { createProgress } from '../progress.js';
-import { elementAtPoint, findElement } from '../tree/query.js';
+import { elementAtPoint, findElement, refuseBlocked } from '../tree/query.js';
 import { explainMissingApp, explainUnreadable } from '../apps/readability.js';
 import { predictDestinations } from '../tree/redact.js';
 import { CLEANUP_TIMEOUT_MS } from './cleanups.js';
@@ -51,7 +51,13 @@ export async function prepare(state: CallState): Promise<void> {
   );
 
   for (const step of state.steps) {
-    for (const query of queriesOf(step)) if (hasIndex(query)) state.resolvedBefore.set(query, resolveIndexed(state.deps.snapshots, snapshot, query));
+    for (const query of queriesOf(step)) {
+      if (!hasIndex(query)) continue;
+      const pinned = resolveIndexed(state.deps.snapshots, snapshot, query);
+      // An index into a window a modal dialog holds back names something no click would reach.
+      refuseBlocked(snapshot.elements, pinned);
+      state.resolvedBefore.set(query, pinned);
+    }
   }
   for (const firstQuery of queriesOf(state.steps[0])) {
     if (state.resolvedBefore.has(firstQuery)) continue;

@@ -156,7 +156,8 @@ function direction(dx: number, dy: number): string {
 export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeSnapshot, target: ScrollTarget): Promise<ScrollOutcome> {
   const viewport = await windowRect(ctx, snapshot, target);
   const pointOutside = viewport !== null && !contains(viewport, target.point);
-  if (!pointOutside && (!target.element || target.element.visible)) {
+  // Covered by another window is in view all the same: the check before the press names that window.
+  if (!pointOutside && (!target.element || target.element.visible || target.element.coveredBy !== undefined)) {
     return { point: target.point, element: target.element, snapshot, lines: 0 };
   }
   if (!target.element) {
@@ -182,7 +183,7 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
     const dx = view ? overshoot(centre.x, view.x, view.width) : 0;
     const dy = view ? overshoot(centre.y, view.y, view.height) : 0;
     if (dx === 0 && dy === 0) {
-      if (element.visible && element.bounds) {
+      if ((element.visible || element.coveredBy !== undefined) && element.bounds) {
         const lines = Math.abs(totalX) + Math.abs(totalY);
         const note = lines ? `scrolled ${lines} line${lines === 1 ? '' : 's'} ${direction(totalX, totalY)} to reach ${label(original)}` : undefined;
         const scrolled = lines ? { lines, direction: direction(totalX, totalY), target: label(original) } : undefined;

@@ -5,7 +5,7 @@
 import { refind, staleIndexError } from '../tree/elementIndex.js';
 import { TandemError } from '../errors.js';
 import type { ElementNode } from '../model.js';
-import { chooseElement, type ElementPurpose } from '../tree/query.js';
+import { chooseElement, refuseBlocked, type ElementPurpose } from '../tree/query.js';
 import { movesFocus } from '../tree/redact.js';
 import type { ChoiceCandidate, ElementChoice } from './result.js';
 import type { ClickTarget, ElementQuery, Step } from './steps.js';
@@ -51,6 +51,8 @@ export async function locate(state: CallState, query: ElementQuery, index: numbe
   if (pinned) {
     const again = refind(tree.elements, pinned);
     if (!again) throw hasIndex(query) ? staleIndexError(query.index) : new TandemError('not-found', `${formatElementLabel(pinned)} is no longer in the tree.`);
+    // A step before this one may have opened a modal dialog over it.
+    refuseBlocked(tree.elements, again);
     return again;
   }
   return choose(state, tree.elements, query, index);

@@ -4,18 +4,21 @@
 // Matching: text is a case-insensitive substring of the element's label (name) or of its value;
 // role matches a role that starts with or contains it, ignoring case, spaces, '-' and '_'
 // ("button" matches "PushButton", "toggle" matches "ToggleButton", "menu item" matches
-// "MenuItem"). Among matches the winner is the first by: visible, enabled, matched by its label
+// "MenuItem"). Among matches the winner is the first by: not in a window a modal dialog blocks, visible, enabled, matched by its label
 // rather than its value, editable (only when the step needs a field: a click followed by
 // typing, or setting a value), interactive (it can be pressed or typed into, where the other is
 // static text), actionable, exact text (ignoring case), shorter text, document order. So "Courier
 // note" picks the entry labelled so, not the static label beside it that shares the name — for
 // a click alone too; what decided is returned as facts (Choice) for the answer to explain. A
-// secure field's value is never matched.
+// secure field's value is never matched. Refused rather than guessed: an element only a modal
+// dialog's blocked window has, and matches in different windows that only shortness or document
+// order would tell apart (the error lists them with their windows).
 
 import { TandemError } from '../errors.js';
 import type { ElementNode, Point } from '../model.js';
 import type { ElementQuery } from '../call/steps.js';
-import { MAX_TEXT_CHARS, displayText, displayValue, formatElementLine } from './treeFormat.js';
+import { MAX_TEXT_CHARS, displayText, displayValue, formatElementLabel, formatElementLine } from './treeFormat.js';
+import { topLevelOf } from './windowFacts.js';
 
 const DEFAULT_CANDIDATES = 5;
 
@@ -88,10 +91,12 @@ function matches(el: ElementNode, foldedText: string | undefined, role: string |
 }
 
 /** Why one match beat another: the first criterion that told them apart. */
-export type ChoiceReason = 'visible' | 'enabled' | 'editable' | 'interactive' | 'actionable' | 'label' | 'exact' | 'shorter' | 'first';
+export type ChoiceReason = 'unblocked' | 'visible' | 'enabled' | 'editable' | 'interactive' | 'actionable' | 'label' | 'exact' | 'shorter' | 'first';
 
 /** Which criterion puts `a` before `b` (negative) or after (positive), and its name. */
 function compareMatches(a: ElementNode, b: ElementNode, foldedText: string | undefined, purpose: ElementPurpose): { order: number; reason: ChoiceReason } {
+  const blockedA = a.blockedBy !== undefined;
+  if (blockedA !== (b.blockedBy !== undefined)) return { order: blockedA ? 1 : -1, reason: 'unblocked' };
   if (a.visible !== b.visible) return { order: a.visible ? -1 : 1, reason: 'visible' };
   if (a.enabled !== b.enabled) return { order: a.enabled ? -1 : 1, reason: 'enabled' };
   // What an element is called identifies it better than what it happens to hold: a document
@@ -187,8 +192,13 @@ export function chooseElement(elements: readonly ElementNode[], query: ElementQu
     }
   }
   if (best) {
+    refuseBlocked(elements, best);
     if (!runnerUp) return { element: best, others };
-    return { element: best, others, runnerUp, reason: compareMatches(best, runnerUp, foldedText, purpose).reason };
+    const reason = compareMatches(best, runnerUp, foldedText, purpose).reason;
+    if (UNCLEAR_REASONS.has(reason) && topLevelOf(elements, best) !== topLevelOf(elements, runnerUp)) {
+      throw ambiguousError(elements, query, best, (el) => el === best || (matches(el, foldedText, role) && UNCLEAR_REASONS.has(compareMatches(best, el, foldedText, purpose).reason)));
+    }
+    return { element: best, others, runnerUp, reason };
   }
 
   const candidates = closestCandidates(elements, query, DEFAULT_CANDIDATES);
@@ -199,6 +209,44 @@ export function chooseElement(elements: readonly ElementNode[], query: ElementQu
       ? `\nClosest elements (#element_index, then the tree line):\n${lines.join('\n')}`
       : ' The tree has no element close to it.');
   throw new TandemError('not-found', message, { candidates: candidates.map(formatCandidate) });
+}
+
+// — targets a person could not reach, or could not tell apart —
+
+/** Criteria too weak to choose between elements of different windows: the agent must say which. */
+const UNCLEAR_REASONS: ReadonlySet<ChoiceReason> = new Set(['shorter', 'first']);
+
+/** Most candidates an ambiguity error lists. */
+const MAX_AMBIGUOUS = 8;
+
+/** The window (top-level element) an element is in, as its tree label, for candidate lists. */
+function windowLabel(elements: readonly ElementNode[], el: ElementNode): string {
+  const top = topLevelOf(elements, el);
+  return top ? `window #${top.index} ${formatElementLabel(top)}` : 'the app';
+}
+
+function ambiguousError(elements: readonly ElementNode[], query: ElementQuery, best: ElementNode, tied: (el: ElementNode) => boolean): TandemError {
+  const alike = elements.filter(tied).slice(0, MAX_AMBIGUOUS).map((el) => `${formatCandidate(el)} in ${windowLabel(elements, el)}`);
+  return new TandemError(
+    'not-found',
+    `${describeQuery(query)} matches elements in different windows, and nothing tells which is meant:\n${alike.map((line) => `  ${line}`).join('\n')}`,
+    { reason: 'ambiguous', candidates: alike },
+  );
+}
+
+/**
+ * Throws 'not-found' (reason 'blocked-by-dialog', naming the dialog) when `el` is in a window a
+ * modal dialog blocks: a click there reaches nothing, or something the person did not mean.
+ */
+export function refuseBlocked(elements: readonly ElementNode[], el: ElementNode): void {
+  if (el.blockedBy === undefined) return;
+  const dialog = findByIndex(elements, el.blockedBy);
+  const named = dialog ? `#${dialog.index} ${formatElementLabel(dialog)}` : `#${el.blockedBy}`;
+  throw new TandemError(
+    'not-found',
+    `${formatCandidate(el)} is in a window the open dialog ${named} blocks: it takes no input until that dialog is closed.`,
+    { reason: 'blocked-by-dialog', index: el.index, dialog: named },
+  );
 }
 
 // — closeness —

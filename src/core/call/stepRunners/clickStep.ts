@@ -12,6 +12,7 @@ import { formatElementLabel } from '../../tree/treeFormat.js';
 import type { CallState } from '../callState.js';
 import { screenPointOf } from '../pointerTargets.js';
 import { locate } from '../stepTargets.js';
+import { checkWindowAtPoint } from '../windowAtPoint.js';
 import type { DoneAt, ScrolledInto, StepDone } from '../stepsDone.js';
 
 export async function runClickStep(state: CallState, step: ClickStep, index: number): Promise<StepDone> {
@@ -55,6 +56,7 @@ export async function clickAt(state: CallState, element: ElementNode | null, poi
     state.current = reached.snapshot;
     state.log(reached.note!);
   }
+  await checkWindowAtPoint(state, reached.element, reached.point);
   await state.desktop.click(reached.point, options, progress);
   state.clickPoint = reached.point;
   state.lastClickTarget = reached.element;
