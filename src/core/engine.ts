@@ -4,7 +4,7 @@
 // move anything (readCall.ts); launch_app and kill_app run in lifecycleCalls.ts.
 
 import type { DescribeSteps } from './call/stepsDone.js';
-import { ArtifactStore, type ArtifactFile, type ArtifactStoreOptions } from './artifacts/artifacts.js';
+import { ArtifactStore, isArtifactWriter, type ArtifactFile, type ArtifactStoreOptions, type ArtifactWriter } from './artifacts/artifacts.js';
 import { CallRecord } from './call/callRecord.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
 import { windowAwareDesktop } from './tree/windowAwareDesktop.js';
@@ -71,12 +71,6 @@ export interface EngineOptions {
   now?: () => number;
   /** The words for the steps an acting call did, in its file and a late Esc's message: src/mcp/renderSteps.ts's. */
   describeSteps: DescribeSteps;
-}
-
-type ArtifactWriter = Pick<ArtifactStore, 'writeCall'> & Partial<Pick<ArtifactStore, 'listFiles' | 'readFile'>>;
-
-function isArtifactWriter(value: EngineOptions['artifacts']): value is ArtifactWriter {
-  return typeof (value as Partial<ArtifactStore>).writeCall === 'function';
 }
 
 export { INSPECTION } from './call/inspection.js';

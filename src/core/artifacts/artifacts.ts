@@ -337,3 +337,11 @@ async function writeExclusive(file: string, data: Buffer): Promise<void> {
     await handle.close();
   }
 }
+
+/** What the engine needs of an artifact store: writing a call's files, and listing/reading them where it can. */
+export type ArtifactWriter = Pick<ArtifactStore, 'writeCall'> & Partial<Pick<ArtifactStore, 'listFiles' | 'readFile'>>;
+
+/** A ready writer (tests, the app) rather than the options to build the default store from. */
+export function isArtifactWriter(value: ArtifactWriter | ArtifactStoreOptions): value is ArtifactWriter {
+  return typeof (value as Partial<ArtifactStore>).writeCall === 'function';
+}
