@@ -30,6 +30,7 @@ const needsXDisplay = (): string | null => {
 const BENCHES: BenchModule[] = [
   { name: 'core', file: './coreBench', exportName: 'runCoreBench' },
   { name: 'linux desktop', file: './linuxBench', exportName: 'runLinuxBench', skipReason: needsXDisplay },
+  { name: 'refresh', file: './refreshBench', exportName: 'runRefreshBench', skipReason: needsXDisplay },
   { name: 'typing', file: './typingBench', exportName: 'runTypingBench', skipReason: needsXDisplay },
   { name: 'cancel', file: './cancelBench', exportName: 'runCancelBench', skipReason: needsXDisplay },
 ];

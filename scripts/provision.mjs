@@ -23,6 +23,9 @@ export const DEBIAN_PACKAGES = {
   matrix: ['firefox-esr', 'libreoffice-writer', 'libreoffice-gtk3', 'featherpad'],
   // Fonts so that screenshots show text rather than boxes.
   fonts: ['fonts-dejavu-core'],
+  // The baseline `npm run bench` compares refresh_traversal with: a pyatspi walk (libatspi
+  // through GObject introspection, with python3-gi above).
+  bench: ['gir1.2-atspi-2.0'],
 };
 
 export function allPackages(groups = Object.keys(DEBIAN_PACKAGES)) {

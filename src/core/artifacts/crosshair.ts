@@ -5,7 +5,7 @@
 import type { Sharp } from 'sharp';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Point, RawImage, Rect, Screenshot } from '../model.js';
-import { bgrxToRgba } from './pixels.js';
+import { bgrxToRgb } from './pixels.js';
 
 /** Where screen point `point` falls in the screenshot's pixels, or null when outside the image. */
 export function crosshairPixel(screenshot: Screenshot, point: Point, width: number, height: number): Point | null {
@@ -54,13 +54,18 @@ function pixelBox(screenshot: Screenshot, rect: Rect, width: number, height: num
   return { left, top, right, bottom };
 }
 
-/** Fills `covered` (screen rectangles) with SECURE_FILL in 4-byte-per-pixel rows; returns whether any pixel was inside. */
-function paintOver(pixels: Buffer, screenshot: Screenshot, width: number, height: number, covered: readonly Rect[]): boolean {
+/** Whether any of `covered` (screen rectangles) falls inside the screenshot's pixels. */
+export function coversImage(screenshot: Screenshot, covered: readonly Rect[], width: number, height: number): boolean {
+  return covered.some((rect) => pixelBox(screenshot, rect, width, height) !== null);
+}
+
+/** Fills `covered` (screen rectangles) with SECURE_FILL in rows of `channels` bytes per pixel; returns whether any pixel was inside. */
+function paintOver(pixels: Buffer, screenshot: Screenshot, width: number, height: number, covered: readonly Rect[], channels = 4): boolean {
   let painted = false;
   for (const rect of covered) {
     const box = pixelBox(screenshot, rect, width, height);
     if (!box) continue;
-    for (let y = box.top; y < box.bottom; y++) pixels.fill(SECURE_FILL, (y * width + box.left) * 4, (y * width + box.right) * 4);
+    for (let y = box.top; y < box.bottom; y++) pixels.fill(SECURE_FILL, (y * width + box.left) * channels, (y * width + box.right) * channels);
     painted = true;
   }
   return painted;
@@ -80,11 +85,12 @@ export async function pngWithCrosshair(screenshot: Screenshot, point: Point | un
   let painted = false;
   if (screenshot.raw) {
     const { width, height } = screenshot.raw;
-    let pixels = await rgbaOf(screenshot.raw);
+    const channels = screenshot.raw.order === 'rgba' ? 4 : 3;
+    let pixels = await pixelsOf(screenshot.raw);
     // Never paint into the capture itself when it is the caller's buffer.
     if (covered.length && pixels === screenshot.raw.data) pixels = Buffer.from(pixels);
-    painted = paintOver(pixels, screenshot, width, height, covered);
-    image = sharp(pixels, { raw: { width, height, channels: 4 } });
+    painted = paintOver(pixels, screenshot, width, height, covered, channels);
+    image = sharp(pixels, { raw: { width, height, channels } });
   } else {
     image = sharp(screenshot.png);
     if (covered.length) {
@@ -107,19 +113,21 @@ export async function pngWithCrosshair(screenshot: Screenshot, point: Point | un
 }
 
 /**
- * Reordering a screen's worth of pixels takes a few milliseconds of this thread: yield first, so
- * that work already under way (the tree read after an action) sends its requests before.
+ * The pixels as sharp takes them: RGBA as given, BGRX reordered to RGB. Reordering a screen's
+ * worth of pixels takes a millisecond or two of this thread: yield first, so that work already
+ * under way (the tree read after an action) sends its requests before.
  */
-async function rgbaOf(raw: RawImage): Promise<Buffer> {
+async function pixelsOf(raw: RawImage): Promise<Buffer> {
   if (raw.order === 'rgba') return raw.data;
   await yieldToEventLoop();
-  return bgrxToRgba(raw.data, raw.width, raw.height);
+  return bgrxToRgb(raw.data, raw.width, raw.height);
 }
 
 /**
  * zlib level 3: measured on a 1280×800 desktop, level 6 (the default) took 9.4 ms to re-encode
- * what level 3 did in 6.2 ms, for a file 5 % smaller. Raw captures carry an opaque alpha
- * channel the PNG does not need.
+ * what level 3 did in 6.2 ms, for a file 5 % smaller; level 1 saves another millisecond on a
+ * 1,381 × 741 window for a file 20 % larger. Adaptive filtering would cost 4× the time. Any
+ * alpha channel (opaque: a capture has none) is dropped; it is a no-op on RGB.
  */
 function encode(image: Sharp): Promise<Buffer> {
   return image.removeAlpha().png({ compressionLevel: 3 }).toBuffer();

@@ -6,9 +6,10 @@ import type { CallRecord } from './callRecord.js';
 import { emptyResult, failedReadResult } from './callResults.js';
 import type { CallContext } from '../engineApi.js';
 import { TandemError, toTandemError } from '../errors.js';
-import type { Screenshot, TreeSnapshot, WindowInfo } from '../model.js';
+import type { TreeSnapshot, WindowInfo } from '../model.js';
 import { createProgress, type Progress } from '../progress.js';
 import { explainUnreadable, readWithContent } from '../apps/readability.js';
+import { encodeEarly, pngToWrite } from '../artifacts/earlyPng.js';
 import { secureAreas } from '../tree/redact.js';
 import type { CallResult } from './result.js';
 import type { TransactionDeps } from './callState.js';
@@ -46,14 +47,16 @@ export async function readCall(
   try {
     const target = await resolve(progress);
     record.app = target.app;
-    // The window is captured while its tree is read: the two wait on different processes
-    // (the X server, the app), so the answer waits for the longer one only.
+    // The window is captured and encoded while its tree is read: the capture waits on the X
+    // server, the tree on the app, so the answer waits for the longer one only.
     const window = target.window;
-    const capturing = deps.desktop.screenshot(window ? { pid: target.pid, windowId: window.windowId } : { pid: target.pid }, progress).catch((error: unknown) => {
-      if (progress.signal.aborted) throw error;
-      log(`no screenshot: ${toTandemError(error).message}`);
-      return undefined;
-    });
+    const capturing = deps.desktop
+      .screenshot(window ? { pid: target.pid, windowId: window.windowId } : { pid: target.pid }, progress)
+      .then(encodeEarly, (error: unknown) => {
+        if (progress.signal.aborted) throw error;
+        log(`no screenshot: ${toTandemError(error).message}`);
+        return undefined;
+      });
     const limits = options.snapshotLimits;
     const whole = await readWithContent(deps.desktop, target.pid, limits, progress).finally(() => capturing.catch(() => {}));
     // Windows on screen with nothing readable in them: say so, rather than hand over an empty tree.
@@ -61,8 +64,9 @@ export async function readCall(
     if (unreadable) throw unreadable;
     const snapshot = window ? windowPart(whole, window) : whole;
     deps.snapshots.set(snapshot);
-    const screenshot: Screenshot | undefined = await capturing;
-    const written = await record.writeFiles({ text: formatTree(snapshot), screenshot, covered: secureAreas(snapshot.elements) });
+    const early = await capturing;
+    const png = early ? await pngToWrite(early, secureAreas(snapshot.elements)) : undefined;
+    const written = await record.writeFiles({ text: formatTree(snapshot), png });
     return record.finish({ ...treeResult(record.tool, target, snapshot), file: written.textPath, fileBytes: written.textBytes, screenshot: written.pngPath });
   } catch (error) {
     const failure = toTandemError(error);
