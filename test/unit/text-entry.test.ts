@@ -187,7 +187,7 @@ describe('one window of an app', () => {
     const palette = windows.find((w) => w.title === 'Palette')!;
     const result = await fixture.engine.refresh(EDITOR, {}, { windowId: palette.windowId });
     const text = await fixture.artifactText();
-    assert.match(text, /^\[Window\] "Palette"/m);
+    assert.match(text, /^#0 \[Window\] "Palette"/m);
     assert.match(text, /\[PushButton\] "Only here"/);
     assert.doesNotMatch(text, /Memo|Passphrase/);
     assert.equal(result.elementCount, 2);

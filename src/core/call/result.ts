@@ -17,8 +17,11 @@ export interface AppSwitch {
 
 /** One element a step's query could mean, as a choice names it. */
 export interface ChoiceCandidate {
-  /** element_index in the tree the step's query was resolved against. */
-  index: number;
+  /**
+   * element_index in the tree the answer hands out (the after-tree, which the next call resolves
+   * against); absent when the element is not in it any more.
+   */
+  index?: number;
   role: string;
   name: string;
 }
@@ -76,6 +79,8 @@ export interface CallResult {
   /** One-line description of what changed ("3 added, 1 removed, 2 text changes"). */
   summary: string;
   textChanges: TextChange[];
+  /** Elements still there whose element_index this call changed: an index from an older tree names another element now. */
+  renumbered?: number;
   /** The diff text (actions) — kept in memory for the feed; the model reads the file. */
   diff?: string;
   appSwitch?: AppSwitch;

@@ -22,7 +22,7 @@ export const typeText = defineTool({
   inputSchema: toolInput({
     pid: pidParam(),
     text: nonEmptyText('text', 'Split longer text over several calls.', LIMITS.typedChars).describe(`The text (at most ${LIMITS.typedChars.toLocaleString('en-US')} characters).`),
-    element_index: elementIndexParam().optional().describe('The field: its element_index from the latest tree of this pid (tree line number minus 5). Default: the focused element.'),
+    element_index: elementIndexParam().optional().describe('The field: its element_index from the latest tree of this pid (the #N of its tree or diff line). Default: the focused element.'),
     mode: z
       .enum(MODES, { error: () => `mode must be one of ${MODES.map((m) => `"${m}"`).join(', ')}.` })
       .optional()

@@ -42,7 +42,7 @@ export async function runTypeTextStep(state: CallState, step: TypeTextStep, inde
         progress.log(`inserting${count} into ${label}`);
         await state.desktop.insertText(target, step.text, progress);
         state.treeIsStale = true;
-        state.textEntries.push({ step: index, method: 'insertion', element: candidateOf(target) });
+        state.textEntries.push({ step: index, method: 'insertion', element: candidateOf(state, target) });
         return { kind: 'insert', text: shownText(step.text, secure), into: label };
       } catch (error) {
         // Refused before anything went in (no such interface, or the value not taken: macOS
@@ -67,6 +67,6 @@ export async function runTypeTextStep(state: CallState, step: TypeTextStep, inde
   progress.log(secure ? 'typing into a secure field' : `typing${count}`);
   await state.desktop.typeText(step.text, secure ? { ...progress, secretInput: true } : progress);
   state.treeIsStale = true;
-  state.textEntries.push({ step: index, method: 'keys', reason, ...(target ? { element: candidateOf(target) } : {}) });
+  state.textEntries.push({ step: index, method: 'keys', reason, ...(target ? { element: candidateOf(state, target) } : {}) });
   return { kind: 'type-keys', text: shownText(step.text, secure), ...(clicked ? { clicked } : target ? { into: label } : {}) };
 }
