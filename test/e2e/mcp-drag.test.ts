@@ -11,6 +11,7 @@ import { CpuLoad } from '../support/cpuLoad.js';
 import { FixtureApp, McpSession, centre, delay, eventually, findElement, parseTreeLines, pointerButtons, startDesktopSession, stopDesktopSession, type TreeLine } from '../support/e2eHarness.js';
 import { SimulatedHuman } from '../support/simulatedHuman.js';
 import { DEFAULT_GRACE_MS } from '../../src/core/engine.js';
+import { indexOnLine } from '../support/treeIndex.js';
 
 const FIELD_TEXT = 'alpha beta gamma delta';
 
@@ -91,8 +92,7 @@ describe('drag on a real GTK app', { timeout: 180_000 }, () => {
 
   test('should select the field\'s text by a drag from its element_index to a point before its first letter', async () => {
     const { lines, file } = await tree();
-    const index = lines.findIndex((line) => line.startsWith('[Text] "Drag field"')) - 4;
-    assert.ok(index >= 0, 'the drag field is in the tree');
+    const index = indexOnLine(lines.join('\n'), '[Text] "Drag field"');
     const field = findElement(file, 'Drag field', 'Text');
     // The field's centre lies past the end of its short text: from there back to its left edge
     // the drag covers every letter.

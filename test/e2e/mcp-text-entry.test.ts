@@ -12,6 +12,7 @@ import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { CpuLoad } from '../support/cpuLoad.js';
 import { FixtureApp, McpSession, delay, eventually, startDesktopSession, stopDesktopSession, type FixtureEvent } from '../support/e2eHarness.js';
 import { SimulatedHuman } from '../support/simulatedHuman.js';
+import { indexShown, withoutIndex } from '../support/treeIndex.js';
 
 describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_000 }, () => {
   let desktop: VirtualDesktop;
@@ -29,18 +30,18 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
   /** element_index of the first tree line matching. */
   const indexOf = async (line: RegExp): Promise<number> => {
     const lines = await treeLines();
-    const position = lines.findIndex((text) => line.test(text));
+    const position = lines.findIndex((text) => line.test(withoutIndex(text)));
     assert.ok(position >= 5, `no line matches ${line}:\n${lines.slice(0, 40).join('\n')}`);
-    return position - 4;
+    return indexShown(lines[position]);
   };
   const memoIndex = (): Promise<number> => indexOf(/^\s*\[Text\] "Memo"/);
   /** The entry with neither label nor name: the empty-named text field after the Passphrase one. */
   const noteIndex = async (): Promise<number> => {
     const lines = await treeLines();
-    const passphrase = lines.findIndex((text) => /^\s*\[PasswordText\] "Passphrase"/.test(text));
-    const position = lines.findIndex((text, at) => at > passphrase && /^\s*\[Text\] ""/.test(text));
+    const passphrase = lines.findIndex((text) => /^\s*\[PasswordText\] "Passphrase"/.test(withoutIndex(text)));
+    const position = lines.findIndex((text, at) => at > passphrase && /^\s*\[Text\] ""/.test(withoutIndex(text)));
     assert.ok(passphrase > 0 && position > passphrase, `the unlabelled entry after Passphrase:\n${lines.slice(0, 40).join('\n')}`);
-    return position - 4;
+    return indexShown(lines[position]);
   };
   /** Waits for an event that came after the first `seen` events. */
   const waitAfter = (seen: number, matches: (event: FixtureEvent) => boolean, timeoutMs = 15_000): Promise<FixtureEvent> =>
@@ -65,7 +66,7 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
     await waitText('memo', 'hello');
     assert.equal(typedBy(first)[0].method, 'insertion', first.text);
     assert.match(first.text, /^typed_by: step 1 inserted through accessibility into #\d+ \[Text\] "Memo"/m);
-    assert.match(readFileSync(first.structured.file as string, 'utf8'), /^~ \[Text\] "Memo" \| value: '' -> 'hello'$/m);
+    assert.match(readFileSync(first.structured.file as string, 'utf8'), /^~ #\d+ \[Text\] "Memo" \| value: '' -> 'hello'$/m);
     await server.callOk('type_text', { pid: fixture.pid, element_index: await memoIndex(), text: ' wörld ✓' });
     await waitText('memo', 'hello wörld ✓');
     // One "changed" per insertion: the text came in as one edit each time, not key by key.
@@ -88,9 +89,9 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
     try {
       const treeOf = async (): Promise<string[]> => readFileSync((await server.callOk('refresh_traversal', { pid: mousepad })).structured.file as string, 'utf8').split('\n');
       const lines = await treeOf();
-      const position = lines.findIndex((text) => /^\s*\[Text\] /.test(text) && / focused/.test(text));
+      const position = lines.findIndex((text) => /^\s*\[Text\] /.test(withoutIndex(text)) && / focused/.test(text));
       assert.ok(position >= 5, `the focused document:\n${lines.filter((text) => /\[Text\]/.test(text)).join('\n')}`);
-      const result = await server.callOk('type_text', { pid: mousepad, element_index: position - 4, text: 'first line\nsecond line' });
+      const result = await server.callOk('type_text', { pid: mousepad, element_index: indexShown(lines[position]), text: 'first line\nsecond line' });
       assert.equal(typedBy(result)[0].method, 'insertion', result.text);
       assert.match(readFileSync(result.structured.file as string, 'utf8'), /value: '' -> 'first line\\nsecond line'/, 'a many-line document takes line breaks');
       const undone = await server.callOk('hotkey', { pid: mousepad, keys: ['ctrl', 'z'] });
@@ -244,7 +245,7 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
     const [width, height] = [image.width ?? 0, image.height ?? 0];
     assert.ok(width >= second.bounds.width && width <= second.bounds.width + 16 && height >= second.bounds.height && height <= second.bounds.height + 48, `the screenshot is that window: ${width}×${height} for ${second.bounds.width}×${second.bounds.height}`);
 
-    const tagged = /^\[element_index (\d+)\] \[PushButton\] "Second button"/m.exec(lines);
+    const tagged = /^#(\d+) \[PushButton\] "Second button"/m.exec(lines);
     assert.ok(tagged, lines);
     await server.callOk('click', { pid: fixture.pid, element_index: Number(tagged[1]) });
     await fixture.waitForEvent((e) => e.event === 'second-clicked');

@@ -9,3 +9,13 @@ export function indexOnLine(text: string, start: string): number {
   }
   throw new Error(`no line starting with ${start} (after its #N) in:\n${text.slice(0, 2000)}`);
 }
+
+/** The N a tree line starts with (`#N [Role] …`); NaN for a line without one. */
+export function indexShown(line: string): number {
+  return Number(/^\s*#(\d+) /.exec(line)?.[1] ?? NaN);
+}
+
+/** The line without its `#N `, as the format was before lines carried their index. */
+export function withoutIndex(line: string): string {
+  return line.replace(/^(\s*)#\d+ /, '$1');
+}
