@@ -22,7 +22,7 @@ const DRIVER_WORKFLOW = `How to work with the window tools:
 4. For small things, zoom into a region of the window and click with from_zoom: true in the zoom image's pixels.
 5. bring_to_front leaves an app in front for the person; the acting tools put their front app back.
 6. If the person presses Esc the call stops with status: cancelled. They took back control on purpose: do not retry blindly; ask them how to continue.
-7. To fill a field, type_text {pid, element_index, text} inserts the text through accessibility where the field takes it (one edit, fast) and types keys otherwise; its typed_by line says which. press_key {pid, key, count} repeats a key (count 5 of backspace deletes five characters).
+7. To fill a field, type_text {pid, element_index, text} inserts the text through accessibility where the field takes it (one edit, fast) and types keys otherwise; its typed_by line says which, and when the field kept other text. replace: true replaces all the field holds (a Save dialog's file name, whose stem alone is selected). press_key {pid, key, count} repeats a key (count 5 of backspace deletes five characters).
 8. drag {pid, from, to} presses at from, moves to to and releases (each end an element_index or a window point): sliders, selections, moving things.
 9. launch_app {name, args} starts an app with arguments (background: true keeps the person's window in front). kill_app {pid} closes one without losing unsaved work: when it answers status: asking, the app put up a question (e.g. "Save changes?") and nothing was pressed — ask the person before answering it or sending force: true, which may lose their work.`;
 

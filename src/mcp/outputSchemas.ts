@@ -50,6 +50,8 @@ export const callResultOutput = z.object({
         element_index: z.number().optional(),
         role: z.string().optional(),
         name: z.string().optional(),
+        replaced: z.boolean().optional().describe('The text replaced all the field held.'),
+        kept_other_text: z.boolean().optional().describe('The field kept text it had besides the text sent.'),
       }),
     )
     .optional()

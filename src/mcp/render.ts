@@ -71,6 +71,8 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
       method: entry.method,
       ...(entry.reason ? { reason: entry.reason } : {}),
       ...(entry.element ? { element_index: entry.element.index, role: entry.element.role, name: entry.element.name } : {}),
+      ...(entry.replaced ? { replaced: true } : {}),
+      ...(entry.keptOtherText ? { kept_other_text: true } : {}),
     }));
   }
   const truncated = truncationText(result);
@@ -175,9 +177,10 @@ const KEYS_REASONS: Record<KeysReason, string> = {
 
 function textEntryText(entry: TextEntry): string {
   const where = entry.element ? ` ${entry.method === 'insertion' ? 'into' : 'at'} ${candidateText(entry.element)}` : '';
-  return entry.method === 'insertion'
-    ? `step ${entry.step + 1} inserted through accessibility${where} (one edit at the caret, replacing any selection)`
-    : `step ${entry.step + 1} typed as keys${where} (${KEYS_REASONS[entry.reason ?? 'mode']})`;
+  const how = entry.method === 'insertion'
+    ? `step ${entry.step + 1} inserted through accessibility${where} (${entry.replaced ? 'one edit replacing all the field held' : 'one edit at the caret, replacing any selection'})`
+    : `step ${entry.step + 1} typed as keys${where} (${KEYS_REASONS[entry.reason ?? 'mode']}${entry.replaced ? '; the field emptied first' : ''})`;
+  return entry.keptOtherText ? `${how}; the field kept other text it had, so it holds more than the text sent (replace: true replaces all of it)` : how;
 }
 
 function launchedText(result: CallResult): string | undefined {

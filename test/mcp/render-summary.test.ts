@@ -163,6 +163,14 @@ describe('render: CallResult as summary lines and structuredContent', () => {
     assert.match(gone, /^chosen: step 1 used \(gone\) \[PushButton\] "OK", not #4 \[PushButton\] "OK"/m, 'no index for an element the call made go away');
   });
 
+  it('should say when typed text left other text in the field, and when it replaced all of it', () => {
+    const kept = summaryLines(result({ textEntries: [{ step: 0, method: 'insertion', element: { index: 5, role: 'Text', name: 'Name' }, keptOtherText: true }] })).join('\n');
+    assert.match(kept, /^typed_by: step 1 inserted through accessibility into #5 \[Text\] "Name" \(one edit at the caret, replacing any selection\); the field kept other text it had, so it holds more than the text sent \(replace: true replaces all of it\)$/m);
+    const replaced = renderCallResult(result({ textEntries: [{ step: 0, method: 'insertion', element: { index: 5, role: 'Text', name: 'Name' }, replaced: true }] }));
+    assert.match(replaced.content[0].type === 'text' ? replaced.content[0].text : '', /\(one edit replacing all the field held\)$/m);
+    assert.equal(callResultOutput.parse(replaced.structuredContent).typed_by?.[0].replaced, true);
+  });
+
   it('should say when the call gave elements another element_index, so older trees\' numbers are not used', () => {
     assert.match(summaryLines(result({ renumbered: 12 })).join('\n'), /^renumbered: 12 elements have another element_index now: use the #N in this answer, or refresh/m);
     assert.ok(!summaryLines(result()).some((line) => line.startsWith('renumbered:')));

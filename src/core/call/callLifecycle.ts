@@ -31,6 +31,7 @@ import { CallState, type CallInfo, type TransactionDeps, type UnframedResult } f
 import { prepare } from './prepare.js';
 import { buildResult } from './resultBuilder.js';
 import { handedOutTree, reindexCandidates } from './indexesHandedOut.js';
+import { noteKeptText } from './textKept.js';
 import { runStep } from './stepRunners/runStep.js';
 import type { StepDone } from './stepsDone.js';
 
@@ -192,6 +193,7 @@ async function finish(state: CallState, failure: TandemError | null): Promise<Un
   // element_index is resolved against it (and a handoff app's against its tree).
   const handedOut = handedOutTree(state);
   if (handedOut) {
+    noteKeptText(state, handedOut);
     reindexCandidates(state, handedOut);
     state.deps.snapshots.set(handedOut);
   }

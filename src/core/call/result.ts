@@ -53,6 +53,13 @@ export interface TextEntry {
   reason?: KeysReason;
   /** The element inserted into or typed at, when known (element_index in the tree read last). */
   element?: ChoiceCandidate;
+  /** The text replaced everything the field held (replace was asked). */
+  replaced?: boolean;
+  /**
+   * After the call the field holds the text and more it had before: only part of it was
+   * replaced (a pre-selected file name stem, the caret inside its text).
+   */
+  keptOtherText?: boolean;
 }
 
 export interface TextChange {
