@@ -84,6 +84,22 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
     await waitText('memo', 'hello wörld ✓');
   });
 
+  test('should say when a file name field kept its extension after the typed name, and replace the whole field when asked', async () => {
+    const index = await indexOf(/^\s*\[Text\] "File name"/);
+    // As GTK's Save dialog does, the field shows "probe.txt" with only "probe" selected once focused.
+    await server.callOk('click', { pid: fixture.pid, element_index: index });
+    await fixture.waitForEvent((event) => event.event === 'stem-selected');
+    const partial = await server.callOk('type_text', { pid: fixture.pid, element_index: index, text: 'probe.txt' });
+    await waitText('filename', 'probe.txt.txt');
+    assert.match(partial.text, /^typed_by: .*"File name".*the field kept other text it had, so it holds more than the text sent \(replace: true replaces all of it\)$/m);
+    assert.equal((typedBy(partial)[0] as { kept_other_text?: boolean }).kept_other_text, true);
+    const whole = await server.callOk('type_text', { pid: fixture.pid, element_index: await indexOf(/^\s*\[Text\] "File name"/), text: 'notes.txt', replace: true });
+    await waitText('filename', 'notes.txt');
+    assert.equal(fixture.eventsNamed('filename').at(-1)?.text, 'notes.txt', 'the app holds exactly the name sent');
+    assert.match(whole.text, /^typed_by: .*one edit replacing all the field held\)$/m);
+    assert.doesNotMatch(whole.text, /kept other text/);
+  });
+
   test('should insert into a document as one edit the app can undo (mousepad, Ctrl+Z)', async () => {
     const mousepad = (await server.callOk('open_application_and_traverse', { identifier: 'mousepad' })).structured.pid as number;
     try {
