@@ -58,7 +58,7 @@ describe('Qt (FeatherPad) through a real MCP client', { timeout: 240_000 }, () =
   test('should type into the editor, with its value and the window title in the diff', async () => {
     const typed = await server.callOk('type_and_traverse', { pid, text: TYPED });
     const diff = diffOf(typed);
-    assert.match(diff, new RegExp(`^~ \\[Text\\] "".*\\| value: '' -> '${TYPED}'$`, 'm'), diff);
+    assert.match(diff, new RegExp(`^~ #\\d+ \\[Text\\] "".*\\| value: '' -> '${TYPED}'$`, 'm'), diff);
     assert.match(diff, /^~ #\d+ \[Frame\] "\*Untitled"/m, 'the title marks the document modified');
   });
 

@@ -62,7 +62,7 @@ describe('MCP tools on real apps', { timeout: 120_000 }, () => {
     await fixture.waitForEvent((event) => event.event === 'count');
     assert.deepEqual(fixture.eventsNamed('count').map((event) => event.value), [1], 'the app counted exactly one click');
     assert.deepEqual(result.structured.text_changes, [{ role: 'PushButton', before: 'Count: 0', after: 'Count: 1' }]);
-    assert.match(result.text, /PushButton: 'Count: 0' -> 'Count: 1'/);
+    assert.match(result.text, /^changes:\n  PushButton text: 'Count: 0' -> 'Count: 1'$/m);
     const diff = readFileSync(result.structured.file as string, 'utf8');
     assert.match(diff, /^~ #\d+ \[PushButton\] "Count: 1".*\| text: 'Count: 0' -> 'Count: 1'/m);
     const changed = diff.split('\n').filter((line) => /^[-+~] /.test(line));
