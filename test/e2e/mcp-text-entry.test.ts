@@ -5,7 +5,9 @@
 // password field's text kept out of every answer, line breaks refused by a one-line field, Esc
 // stopping a long typing and a key repeat, Backspace ×5, and one window of a two-window app.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
@@ -112,6 +114,29 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
       assert.match(readFileSync(result.structured.file as string, 'utf8'), /value: '' -> 'first line\\nsecond line'/, 'a many-line document takes line breaks');
       const undone = await server.callOk('hotkey', { pid: mousepad, keys: ['ctrl', 'z'] });
       assert.match(readFileSync(undone.structured.file as string, 'utf8'), /value: 'first line\\nsecond line' -> ''/, 'one Ctrl+Z took the whole insertion back');
+    } finally {
+      process.kill(mousepad, 'SIGTERM');
+    }
+  });
+
+  test("should say that mousepad's Save As name kept the extension GTK left unselected, and save under the whole name sent with replace (the file on disk)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tandem-save-as-'));
+    writeFileSync(path.join(dir, 'probe.txt'), 'probe\n');
+    const mousepad = (await server.callOk('launch_app', { name: 'mousepad', args: [path.join(dir, 'probe.txt')], new_instance: true })).structured.pid as number;
+    try {
+      const dialog = await server.callOk('hotkey', { pid: mousepad, keys: ['ctrl', 'shift', 's'] });
+      const diff = readFileSync(dialog.structured.file as string, 'utf8');
+      const name = /^\+ #(\d+) \[Text\] "Name:" value:"probe\.txt"/m.exec(diff);
+      assert.ok(name, diff);
+      // GTK selects the stem "probe": typed text replaces only that.
+      const partial = await server.callOk('type_text', { pid: mousepad, element_index: Number(name[1]), text: 'copy.txt' });
+      assert.match(partial.text, /^typed_by: .*"Name:".*the field kept other text it had/m, partial.text);
+      const changed = /^~ #(\d+) \[Text\] "Name:" \| value: 'probe\.txt' -> 'copy\.txt\.txt'$/m.exec(readFileSync(partial.structured.file as string, 'utf8'));
+      assert.ok(changed, 'the field holds the name twice extended, as the app says');
+      await server.callOk('type_text', { pid: mousepad, element_index: Number(changed[1]), text: 'copy.txt', replace: true, steps: [{ action: 'press', keyName: 'return' }] });
+      await eventually(() => (existsSync(path.join(dir, 'copy.txt')) ? true : undefined), 10_000, 'copy.txt written');
+      assert.equal(readFileSync(path.join(dir, 'copy.txt'), 'utf8'), 'probe\n');
+      assert.ok(!existsSync(path.join(dir, 'copy.txt.txt')), 'not under the doubled name');
     } finally {
       process.kill(mousepad, 'SIGTERM');
     }
