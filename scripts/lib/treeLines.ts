@@ -1,8 +1,10 @@
-// Reading Tandem's tree files (`[Role] "name" value:"…" x:N y:N w:W h:H visible …`, see
+// Reading Tandem's tree files (`#N [Role] "name" value:"…" x:N y:N w:W h:H visible …`, see
 // src/core/tree/treeFormat.ts) back into positions: for tests, the demo and the bench.
 import { readFileSync } from 'node:fs';
 
 export interface TreeLine {
+  /** The element_index the line starts with (`#N`; tree, `+` and `~` diff lines carry it). */
+  index?: number;
   role: string;
   /** The element's name (label), unescaped as far as quotes go. */
   text: string;
@@ -15,7 +17,7 @@ export interface TreeLine {
   line: string;
 }
 
-const TREE_LINE = /^\s*\[([^\]]+)\] "((?:[^"\\]|\\.)*)"(?: value:"((?:[^"\\]|\\.)*)")?(?: x:(-?\d+) y:(-?\d+) w:(\d+) h:(\d+))?/;
+const TREE_LINE = /^\s*(?:#(\d+) )?\[([^\]]+)\] "((?:[^"\\]|\\.)*)"(?: value:"((?:[^"\\]|\\.)*)")?(?: x:(-?\d+) y:(-?\d+) w:(\d+) h:(\d+))?/;
 
 /** Undoes treeFormat's escapes (\n \r \t \\ \" \' \uXXXX). */
 function unescape(text: string): string {
@@ -29,8 +31,8 @@ export function parseTreeLines(tree: string): TreeLine[] {
   return tree.split('\n').flatMap((line) => {
     const match = TREE_LINE.exec(line);
     if (!match) return [];
-    const [, role, text, value, x, y, w, h] = match;
-    return [{ role, text: unescape(text), ...(value !== undefined ? { value: unescape(value) } : {}), x: Number(x ?? NaN), y: Number(y ?? NaN), width: Number(w ?? NaN), height: Number(h ?? NaN), line }];
+    const [, index, role, text, value, x, y, w, h] = match;
+    return [{ ...(index !== undefined ? { index: Number(index) } : {}), role, text: unescape(text), ...(value !== undefined ? { value: unescape(value) } : {}), x: Number(x ?? NaN), y: Number(y ?? NaN), width: Number(w ?? NaN), height: Number(h ?? NaN), line }];
   });
 }
 

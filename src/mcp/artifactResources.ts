@@ -17,7 +17,7 @@ export const ARTIFACT_URI_PREFIX = 'tandem://artifacts/';
 export type ArtifactRole = 'tree' | 'diff' | 'screenshot' | 'handoff-tree';
 
 const DESCRIPTIONS: Record<ArtifactRole, string> = {
-  tree: "The app's accessibility tree, one element per line (line number − 5 = element_index).",
+  tree: "The app's accessibility tree, one element per line, each starting with #element_index.",
   diff: "What changed in the app's tree: + added, - removed, ~ changed.",
   screenshot: "The app's window (a crosshair where a click landed; password fields painted over).",
   'handoff-tree': 'The tree of the window that came to the front (another process).',

@@ -18,7 +18,7 @@ export const WINDOW_POINT_HINT = 'Window-local: 0,0 is the top-left of the windo
 
 export const driverClickShape = {
   pid: pidParam(),
-  element_index: elementIndexParam().optional().describe('The element to click: its element_index from the latest tree of this pid (tree line number minus 5).'),
+  element_index: elementIndexParam().optional().describe('The element to click: its element_index from the latest tree of this pid (the #N its tree or diff line starts with).'),
   x: coordinate('x', WINDOW_POINT_HINT).optional().describe(`Instead of element_index: x of the click in points from the window's left edge. ${WINDOW_POINT_HINT}`),
   y: coordinate('y', WINDOW_POINT_HINT).optional().describe("y of the click in points from the window's top edge."),
   window_id: windowIdParam().optional().describe("With x,y: the window they are relative to (from list_windows); default the app's frontmost window."),

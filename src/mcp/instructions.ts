@@ -7,7 +7,7 @@ const INTRO = `Tandem operates the desktop apps on the person's own computer whi
 /** The `_and_traverse` workflow (profile reference). */
 const REFERENCE_WORKFLOW = `How to work:
 1. Start with open_application_and_traverse {identifier} (or list_applications) to get the app's pid.
-2. Read the compact summary (key: value lines). The full tree or diff is in the file it names: grep that file for what you need instead of reading it whole. Tree lines look like [Role] "name" value:"…" x:N y:N w:W h:H visible: the name is what the element is called (a field is called by its label), value what it holds (typed text, a number, a choice, checked/unchecked), shown only where it has one; a password field shows its name and never a value. An element's text matches either. If you cannot read local files, read the same files through the answer's resource links (resources/read), or send inline: true to get the tree or diff text and the screenshot in the answer.
+2. Read the compact summary (key: value lines). The full tree or diff is in the file it names: grep that file for what you need instead of reading it whole. Tree lines look like #N [Role] "name" value:"…" x:N y:N w:W h:H visible, and diff lines carry the same #N: N is the element_index to send (valid in the next call); the name is what the element is called (a field is called by its label), value what it holds (typed text, a number, a choice, checked/unchecked), shown only where it has one; a password field shows its name and never a value. An element's text matches either. If you cannot read local files, read the same files through the answer's resource links (resources/read), or send inline: true to get the tree or diff text and the screenshot in the answer.
 3. Take coordinates from the tree (x, y, w, h), never from screenshot pixels. Look at the screenshot only to check the result.
 4. Chain click → type → press in ONE call: click_and_traverse with text and pressKey, or steps (e.g. [{"action":"click","element":"Search"},{"action":"type","text":"hello"},{"action":"press","keyName":"return"}]). One call means one snapshot, one diff and one short interruption for the person.
 5. When a response has app_switch, another app came to the front (a save dialog, a launched app): its tree is in the same response. Act on that pid next.
@@ -17,12 +17,12 @@ const REFERENCE_WORKFLOW = `How to work:
 /** The driver-style workflow (profile driver). */
 const DRIVER_WORKFLOW = `How to work with the window tools:
 1. list_windows gives each window's pid and window_id, frontmost first.
-2. get_window_state {pid} reads the app's tree: element lines tagged [element_index N], plus a screenshot; send query to find one element without reading the whole tree.
+2. get_window_state {pid} reads the app's tree: element lines starting with #N (N is the element_index, as on tree and diff lines), plus a screenshot; send query to find one element without reading the whole tree.
 3. Act by element_index with click, double_click, right_click or scroll, or by x,y from the window's top-left; hotkey presses a shortcut. Each is guarded (Esc cancels) and answers with what changed.
 4. For small things, zoom into a region of the window and click with from_zoom: true in the zoom image's pixels.
 5. bring_to_front leaves an app in front for the person; the acting tools put their front app back.
 6. If the person presses Esc the call stops with status: cancelled. They took back control on purpose: do not retry blindly; ask them how to continue.
-7. To fill a field, type_text {pid, element_index, text} inserts the text through accessibility where the field takes it (one edit, fast) and types keys otherwise; its typed_by line says which. press_key {pid, key, count} repeats a key (count 5 of backspace deletes five characters).
+7. To fill a field, type_text {pid, element_index, text} inserts the text through accessibility where the field takes it (one edit, fast) and types keys otherwise; its typed_by line says which, and when the field kept other text. replace: true replaces all the field holds (a Save dialog's file name, whose stem alone is selected). press_key {pid, key, count} repeats a key (count 5 of backspace deletes five characters).
 8. drag {pid, from, to} presses at from, moves to to and releases (each end an element_index or a window point): sliders, selections, moving things.
 9. launch_app {name, args} starts an app with arguments (background: true keeps the person's window in front). kill_app {pid} closes one without losing unsaved work: when it answers status: asking, the app put up a question (e.g. "Save changes?") and nothing was pressed — ask the person before answering it or sending force: true, which may lose their work.`;
 

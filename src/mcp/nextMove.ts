@@ -3,7 +3,6 @@
 // that exited). Core reports what happened; it never names a tool or advises the model.
 
 import type { CallResult } from '../core/call/result.js';
-import { TREE_HEADER_LINES } from '../core/tree/treeFormat.js';
 import { guidanceFor } from './errors.js';
 
 const AFTER_ACTION = 'Read the diff file for what changed; call refresh_traversal for the full tree with coordinates; look at the screenshot.';
@@ -17,7 +16,7 @@ export function nextMoveFor(result: CallResult): string {
       if (result.appExited) return `${result.app} exited; call list_applications to see what is running.`;
       // A read (open, refresh, a window's state) hands out a tree to act on; an action a diff.
       if (result.stepsTotal === 0) {
-        return `Grep the tree file for the element you want (its line number minus ${TREE_HEADER_LINES + 1} is its element_index); then act on pid ${result.pid} by text or element_index.`;
+        return `Grep the tree file for the element you want (the #N its line starts with is its element_index); then act on pid ${result.pid} by text or element_index.`;
       }
       return AFTER_ACTION;
     case 'cancelled':

@@ -17,6 +17,7 @@ export const callResultOutput = z.object({
   text_changes: z
     .array(z.object({ role: z.string(), field: z.literal('value').optional(), name: z.string().optional(), before: z.string(), after: z.string() }))
     .describe('Labels that changed, and values (field "value": typed text, numbers, choices) with the label of their element in name.'),
+  renumbered: z.number().optional().describe('Elements whose element_index changed: indexes from older trees no longer hold.'),
   app_switch: z
     .object({ pid: z.number(), app: z.string(), file: z.string().optional() })
     .optional()
@@ -29,17 +30,17 @@ export const callResultOutput = z.object({
     .array(
       z.object({
         step: z.number().describe('1-based step.'),
-        element_index: z.number(),
+        element_index: z.number().optional().describe('Absent when the element is gone after the call.'),
         role: z.string(),
         name: z.string(),
-        over: z.object({ element_index: z.number(), role: z.string(), name: z.string() }).describe('The best of the other elements with the same label.'),
+        over: z.object({ element_index: z.number().optional(), role: z.string(), name: z.string() }).describe('The best of the other elements with the same label.'),
         reason: z.enum(['unblocked', 'visible', 'enabled', 'editable', 'interactive', 'actionable', 'label', 'exact', 'shorter', 'first']),
         why: z.string(),
         matched: z.number().describe('Elements the query matched, the chosen one included.'),
       }),
     )
     .optional()
-    .describe('Steps whose element text matched several elements with the same label: the one used (element_index in the tree the call read first), and why.'),
+    .describe('Steps whose element text matched several elements with the same label: the one used (element_index in the tree after the call), and why.'),
   typed_by: z
     .array(
       z.object({
@@ -49,6 +50,8 @@ export const callResultOutput = z.object({
         element_index: z.number().optional(),
         role: z.string().optional(),
         name: z.string().optional(),
+        replaced: z.boolean().optional().describe('The text replaced all the field held.'),
+        kept_other_text: z.boolean().optional().describe('The field kept text it had besides the text sent.'),
       }),
     )
     .optional()

@@ -41,6 +41,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     human_input_blocked: result.humanInputBlocked,
     ...(result.inputLeaked ? { input_leaked: result.inputLeaked } : {}),
     watchdog: result.watchdogFired,
+    ...(result.renumbered ? { renumbered: result.renumbered } : {}),
     restore: { cursor: result.restore.cursor, frontmost: result.restore.frontmost },
     duration_ms: Math.round(result.durationMs),
   };
@@ -70,6 +71,8 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
       method: entry.method,
       ...(entry.reason ? { reason: entry.reason } : {}),
       ...(entry.element ? { element_index: entry.element.index, role: entry.element.role, name: entry.element.name } : {}),
+      ...(entry.replaced ? { replaced: true } : {}),
+      ...(entry.keptOtherText ? { kept_other_text: true } : {}),
     }));
   }
   const truncated = truncationText(result);
@@ -90,14 +93,15 @@ function textChangeLines(result: CallResult): string[] {
   const changes = result.textChanges;
   if (!changes.length) return [];
   const shown = changes.slice(0, MAX_TEXT_CHANGE_LINES).map(({ role, field, name, before, after }) => {
-    const which = field === 'value' ? `${role} ${quoteText(name ?? '', '"', MAX_CHANGE_CHARS)} value` : role;
+    // Each entry says text or value: the summary counts them under those words.
+    const which = field === 'value' ? `${role} ${quoteText(name ?? '', '"', MAX_CHANGE_CHARS)} value` : `${role} text`;
     // Around the change: in a long value the first characters are the same on both sides.
     const excerpt = excerptChange(before, after, MAX_CHANGE_CHARS);
     const quote = (text: string): string => quoteText(text, "'", MAX_CHANGE_CHARS * 2);
     return `  ${which}: ${quote(excerpt.before)} -> ${quote(excerpt.after)}`;
   });
   if (changes.length > shown.length) shown.push(`  … ${changes.length - shown.length} more in the file`);
-  return ['text_changes:', ...shown];
+  return ['changes:', ...shown];
 }
 
 function restoreText(result: CallResult): string | undefined {
@@ -149,7 +153,8 @@ export const CHOICE_REASONS: Record<ChoiceReason, string> = {
 };
 
 function candidateText(candidate: ChoiceCandidate): string {
-  return `#${candidate.index} [${candidate.role}] ${quoteText(candidate.name, '"', MAX_CHANGE_CHARS)}`;
+  const index = candidate.index === undefined ? '(gone)' : `#${candidate.index}`;
+  return `${index} [${candidate.role}] ${quoteText(candidate.name, '"', MAX_CHANGE_CHARS)}`;
 }
 
 /** One line per step whose query matched several elements with one label: which, why, how to get the other. */
@@ -157,7 +162,7 @@ function choiceLines(result: CallResult): string[] {
   return (result.choices ?? []).map((choice) => {
     const other = choice.over.role !== choice.chosen.role
       ? `send role "${choice.over.role}" to use the other`
-      : 'to use another, call refresh_traversal and send its element_index';
+      : 'to use another, send its element_index';
     const matched = choice.matched > 2 ? `${choice.matched} elements matched` : 'two elements matched';
     return `chosen: step ${choice.step + 1} used ${candidateText(choice.chosen)}, not ${candidateText(choice.over)}: ${CHOICE_REASONS[choice.reason]} (${matched}; ${other})`;
   });
@@ -173,9 +178,10 @@ const KEYS_REASONS: Record<KeysReason, string> = {
 
 function textEntryText(entry: TextEntry): string {
   const where = entry.element ? ` ${entry.method === 'insertion' ? 'into' : 'at'} ${candidateText(entry.element)}` : '';
-  return entry.method === 'insertion'
-    ? `step ${entry.step + 1} inserted through accessibility${where} (one edit at the caret, replacing any selection)`
-    : `step ${entry.step + 1} typed as keys${where} (${KEYS_REASONS[entry.reason ?? 'mode']})`;
+  const how = entry.method === 'insertion'
+    ? `step ${entry.step + 1} inserted through accessibility${where} (${entry.replaced ? 'one edit replacing all the field held' : 'one edit at the caret, replacing any selection'})`
+    : `step ${entry.step + 1} typed as keys${where} (${KEYS_REASONS[entry.reason ?? 'mode']}${entry.replaced ? '; the field emptied first' : ''})`;
+  return entry.keptOtherText ? `${how}; the field kept other text it had, so it holds more than the text sent (replace: true replaces all of it)` : how;
 }
 
 function launchedText(result: CallResult): string | undefined {
@@ -202,6 +208,7 @@ export function summaryLines(result: CallResult): string[] {
   add('screenshot', result.screenshot);
   add('summary', result.summary);
   lines.push(...textChangeLines(result));
+  if (result.renumbered) add('renumbered', `${result.renumbered} elements have another element_index now: use the #N in this answer, or refresh, not an older tree's`);
   add('visible_elements', result.visibleElements);
   add('app_switch', appSwitchText(result));
   add('launched', launchedText(result));

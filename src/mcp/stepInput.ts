@@ -36,7 +36,7 @@ export const clickTargetShape = {
   width: size('width').optional().describe('Width of the element (w:N from the tree); with height, the click lands at the centre of the rectangle.'),
   height: size('height').optional().describe('Height of the element (h:N from the tree).'),
   element: nonEmptyText('element').optional().describe('Instead of x/y: case-insensitive text of the element to click, part of its name (a field\'s label) or value, e.g. "Save". Among matches, what can be clicked or typed into wins over static text (a field over its label when typing follows); the answer says which when two share a name. Scrolled into view first.'),
-  element_index: elementIndexParam().optional().describe('Instead of x/y: the element index from the latest tree of this pid (tree line number minus the header, see the file header).'),
+  element_index: elementIndexParam().optional().describe('Instead of x/y: the element index from the latest tree of this pid (the #N its tree or diff line starts with).'),
   role: nonEmptyText('role').optional().describe(ROLE_DESCRIPTION),
   doubleClick: flag('doubleClick').optional().describe('Double-click instead of a single click.'),
   rightClick: flag('rightClick').optional().describe('Right-click (context menu) instead of a left click.'),

@@ -1,4 +1,4 @@
-// get_window_state's text: the app's tree with each element line tagged with its element_index,
+// get_window_state's text: the app's element lines (each starts with its element_index, #N),
 // filtered by a query (case-insensitive, on the role or the text of the line) so a model can ask
 // for "the Save button" without reading 2,000 lines. The whole tree stays in the file.
 
@@ -13,7 +13,7 @@ export interface TaggedLines {
   total: number;
 }
 
-/** Tree file text → `[element_index N] <line>` for every element line that matches `query`. */
+/** Tree file text → its element lines (`#N [Role] …`) that match `query`. */
 export function taggedTreeLines(treeText: string, query: string | undefined, max = MAX_STATE_LINES): TaggedLines {
   const needle = query?.trim().toLowerCase();
   const lines: string[] = [];
@@ -23,9 +23,11 @@ export function taggedTreeLines(treeText: string, query: string | undefined, max
     const index = indexOfLineNumber(position + 1);
     if (index === null || line === '') return;
     total++;
-    if (needle && !line.toLowerCase().includes(needle)) return;
+    // The query looks at the element (role, name, value…), not at its `#N` index: "1" must not
+    // match every element whose index has a 1 in it.
+    if (needle && !line.replace(/^#\d+ /, '').toLowerCase().includes(needle)) return;
     matched++;
-    if (lines.length < max) lines.push(`[element_index ${index}] ${line}`);
+    if (lines.length < max) lines.push(line);
   });
   return { lines, matched, total };
 }

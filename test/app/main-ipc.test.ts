@@ -48,7 +48,7 @@ describe('main IPC', () => {
     assert.equal(card.state, 'ok');
     assert.equal(card.tool, 'act');
     assert.equal(card.app, 'Counter');
-    assert.match(card.diff ?? '', /^~ \[PushButton\] "Count: 1" \| text: 'Count: 0' -> 'Count: 1'$/m);
+    assert.match(card.diff ?? '', /^~ #\d+ \[PushButton\] "Count: 1" \| text: 'Count: 0' -> 'Count: 1'$/m);
     assert.equal(card.hasScreenshot, true);
     const pushed = feedWindow.webContents.sent.filter((message) => message.channel === 'feed:call').map((message) => (message.payload as FeedCall).state);
     assert.deepEqual([pushed[0], pushed.at(-1)], ['running', 'ok'], 'the window saw the call start and finish');

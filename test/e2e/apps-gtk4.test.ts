@@ -50,7 +50,7 @@ for (const loaded of [false, true]) {
         .join('\n')
         .split('\n')
         .flatMap((line) => {
-          const tagged = /^\[element_index (\d+)\] (.*)$/.exec(line);
+          const tagged = /^#(\d+) (.*)$/.exec(line);
           return tagged ? [{ index: Number(tagged[1]), line: tagged[2] }] : [];
         });
     }

@@ -72,7 +72,7 @@ describe('LibreOffice Writer through a real MCP client', { timeout: 240_000 }, (
 
   test('should type a paragraph into the page, shown as a text change in the diff', async () => {
     const typed = await server.callOk('click_and_traverse', { pid, element: 'Untitled 1 - LibreOffice Document', role: 'DocumentText', text: PARAGRAPH });
-    assert.match(diffOf(typed), new RegExp(`^~ \\[Paragraph\\] .*\\| text: '' -> '${PARAGRAPH}'$`, 'm'), diffOf(typed));
+    assert.match(diffOf(typed), new RegExp(`^~ #\\d+ \\[Paragraph\\] .*\\| text: '' -> '${PARAGRAPH}'$`, 'm'), diffOf(typed));
     const paragraph = (await tree()).find((line) => line.role === 'Paragraph' && line.text === PARAGRAPH);
     assert.ok(paragraph, 'the paragraph reads back whole');
   });
@@ -80,21 +80,21 @@ describe('LibreOffice Writer through a real MCP client', { timeout: 240_000 }, (
   test('should make it bold with the hotkey: the Bold button shows it', async () => {
     await server.callOk('press_key_and_traverse', { pid, keyName: 'a', modifierFlags: ['ctrl'] });
     const bold = await server.callOk('press_key_and_traverse', { pid, keyName: 'b', modifierFlags: ['ctrl'] });
-    assert.match(diffOf(bold), /^~ \[ToggleButton\] "Bold" \| value: 'unchecked' -> 'checked'/m, diffOf(bold));
+    assert.match(diffOf(bold), /^~ #\d+ \[ToggleButton\] "Bold" \| value: 'unchecked' -> 'checked'/m, diffOf(bold));
   });
 
   test('should show the Save As dialog in the answer and save through it: the file holds the bold paragraph', async () => {
     const dialog = await server.callOk('press_key_and_traverse', { pid, keyName: 's', modifierFlags: ['ctrl', 'shift'] });
     const diff = diffOf(dialog);
-    assert.match(diff, /^\+ \[FileChooser\] "Save"/m, diff);
-    assert.match(diff, /^\+ \[Text\] "Name:" value:"Untitled 1"/m, 'its name field, by its label, with the proposed name');
+    assert.match(diff, /^\+ #\d+ \[FileChooser\] "Save"/m, diff);
+    assert.match(diff, /^\+ #\d+ \[Text\] "Name:" value:"Untitled 1"/m, 'its name field, by its label, with the proposed name');
     const save = await server.callOk('click_and_traverse', {
       pid,
       element: 'Name:',
       role: 'Text',
       steps: [{ action: 'press', keyName: 'a', modifierFlags: ['ctrl'] }, { action: 'type', text: saved }, { action: 'press', keyName: 'return' }],
     });
-    assert.match(diffOf(save), new RegExp(`^~ \\[Text\\] "Name:" \\| value: 'Untitled 1' -> '${saved}'$`, 'm'), diffOf(save));
+    assert.match(diffOf(save), new RegExp(`^~ #\\d+ \\[Text\\] "Name:" \\| value: 'Untitled 1' -> '${saved}'$`, 'm'), diffOf(save));
     // Writer takes the Return, then closes the dialog and saves a moment after the answer.
     const after = await eventually(async () => {
       const found = await tree();

@@ -25,6 +25,14 @@ def on_activate(app):
     window.set_default_size(400, 300)
     box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=6, margin_top=20, margin_start=30)
     box.append(Gtk.Button(label="Press me"))
+    # Calculator keys: the tooltip carries a shortcut; one shows markup, so GTK 4.8 names it
+    # by its class ("GtkButton") and only its label child says what it shows.
+    box.append(Gtk.Button(label="π", tooltip_text="Pi [Ctrl+P]"))
+    square = Gtk.Button(tooltip_text="Square [Ctrl+2]")
+    square_label = Gtk.Label()
+    square_label.set_markup("x<sup>2</sup>")
+    square.set_child(square_label)
+    box.append(square)
     box.append(Gtk.PasswordEntry())
     for text, field in (("_Memo", Gtk.Entry(text="gtk4 memo")), ("_Passphrase", Gtk.PasswordEntry(text="gtk4-secret"))):
         row = Gtk.Box(spacing=6)
@@ -262,4 +270,8 @@ test('should place GTK4 widgets in screen coordinates and keep its password entr
   const passphrase = find(snapshot.elements, 'PasswordText', 'Passphrase');
   assert.ok(passphrase?.secure && passphrase.value === undefined, 'the labelled password entry keeps its name and shows no value');
   assert.ok(!JSON.stringify(snapshot.elements.map(({ handle: _handle, ...rest }) => rest)).includes('gtk4-secret'));
+  // Keys named by what they show: the label child, not the tooltip and its shortcut.
+  assert.ok(find(snapshot.elements, 'PushButton', 'π'), 'the π key');
+  assert.ok(find(snapshot.elements, 'PushButton', 'x2'), 'the key GTK names "GtkButton", by its label child');
+  assert.ok(!snapshot.elements.some((element) => /Ctrl\+/.test(element.text)), 'no tooltip shortcut as a name');
 });

@@ -48,7 +48,7 @@ describe('MCP failure handling on real apps', { timeout: 180_000 }, () => {
     const submitted = await fixture.waitForEvent((event) => event.event === 'password-submitted');
     assert.equal(submitted.length, secret.length, 'the app received the whole secret');
     const refreshed = await server.callOk('refresh_traversal', { pid: fixture.pid });
-    assert.match(readFileSync(refreshed.structured.file as string, 'utf8'), /^\[PasswordText\] "Password" x:.*secure$/m, 'the field is in the tree by its name, without a value');
+    assert.match(readFileSync(refreshed.structured.file as string, 'utf8'), /^#\d+ \[PasswordText\] "Password" x:.*secure$/m, 'the field is in the tree by its name, without a value');
     const index = parseTreeLines(readFileSync(tree, 'utf8')).indexOf(field);
     await server.call('set_value_and_traverse', { pid: fixture.pid, element_index: index, value: `${secret}-set` });
 

@@ -45,7 +45,7 @@ describe('the official MCP Inspector CLI against Tandem', { timeout: 120_000 }, 
   test('should call a read-only tool and an acting one; the app counts the click', async () => {
     const read = (await inspect('--method', 'tools/call', '--tool-name', 'get_window_state', '--tool-arg', `pid=${fixture.pid}`, 'query=Count:')) as { content: Array<{ type: string; text?: string }>; isError?: boolean };
     assert.notEqual(read.isError, true, JSON.stringify(read).slice(0, 500));
-    const tagged = /\[element_index (\d+)\] \[PushButton\] "Count: 0"/.exec(read.content.map((item) => item.text ?? '').join('\n'));
+    const tagged = /#(\d+) \[PushButton\] "Count: 0"/.exec(read.content.map((item) => item.text ?? '').join('\n'));
     assert.ok(tagged, JSON.stringify(read.content).slice(0, 800));
     // Each Inspector run is a new server, which has handed out no element_index yet: act by text.
     const acted = (await inspect('--method', 'tools/call', '--tool-name', 'click_and_traverse', '--tool-arg', `pid=${fixture.pid}`, 'element=Count: 0', 'role=button')) as { structuredContent?: { status: string; text_changes: unknown[] } };

@@ -30,9 +30,9 @@ describe('MCP tools on real apps', { timeout: 120_000 }, () => {
     assert.equal(statSync(dirname(file)).mode & 0o777, 0o700);
 
     const tree = readFileSync(file, 'utf8');
-    assert.ok(/^\[Frame\] ".*Mousepad.*" x:/m.test(tree), `the editor window is in the tree:\n${tree.slice(0, 500)}`);
-    assert.ok(/^\[Menu\] "File" x:\d+ y:\d+ .*visible/m.test(tree), 'its File menu is in the tree');
-    assert.ok(/^\[Text\] .* visible/m.test(tree), 'its text area is in the tree');
+    assert.ok(/^#\d+ \[Frame\] ".*Mousepad.*" x:/m.test(tree), `the editor window is in the tree:\n${tree.slice(0, 500)}`);
+    assert.ok(/^#\d+ \[Menu\] "File" x:\d+ y:\d+ .*visible/m.test(tree), 'its File menu is in the tree');
+    assert.ok(/^#\d+ \[Text\] .* visible/m.test(tree), 'its text area is in the tree');
     const image = await sharp(screenshot).metadata();
     assert.equal(image.format, 'png');
     assert.ok((image.width ?? 0) > 200 && (image.height ?? 0) > 150, 'the screenshot is a window-sized image');
@@ -56,15 +56,15 @@ describe('MCP tools on real apps', { timeout: 120_000 }, () => {
 
   test('should report exactly the counter change a click caused', async () => {
     const before = await server.callOk('refresh_traversal', { pid: fixture.pid });
-    assert.match(readFileSync(before.structured.file as string, 'utf8'), /^\[PushButton\] "Count: 0" /m);
+    assert.match(readFileSync(before.structured.file as string, 'utf8'), /^#\d+ \[PushButton\] "Count: 0" /m);
 
     const result = await server.callOk('click_and_traverse', { pid: fixture.pid, element: 'Count: 0', role: 'button' });
     await fixture.waitForEvent((event) => event.event === 'count');
     assert.deepEqual(fixture.eventsNamed('count').map((event) => event.value), [1], 'the app counted exactly one click');
     assert.deepEqual(result.structured.text_changes, [{ role: 'PushButton', before: 'Count: 0', after: 'Count: 1' }]);
-    assert.match(result.text, /PushButton: 'Count: 0' -> 'Count: 1'/);
+    assert.match(result.text, /^changes:\n  PushButton text: 'Count: 0' -> 'Count: 1'$/m);
     const diff = readFileSync(result.structured.file as string, 'utf8');
-    assert.match(diff, /^~ \[PushButton\] "Count: 1".*\| text: 'Count: 0' -> 'Count: 1'/m);
+    assert.match(diff, /^~ #\d+ \[PushButton\] "Count: 1".*\| text: 'Count: 0' -> 'Count: 1'/m);
     const changed = diff.split('\n').filter((line) => /^[-+~] /.test(line));
     assert.deepEqual(changed.filter((line) => !line.includes('Count')), [], 'nothing else changed');
   });

@@ -132,7 +132,7 @@ describe('paced input: a cancel means nothing more arrives, ok means all of it a
     assert.ok(Number(handled[0].t) <= answeredAt, 'it had it before the answer');
     assert.deepEqual(keysAfter(answeredAt), [], 'no key of this call reached the app after its answer');
     const diff = readFileSync((raw.structuredContent as { file: string }).file, 'utf8');
-    assert.ok(diff.includes(`~ [Text] "Name entry" | value: `) && diff.includes(`-> '${text}'`), 'the diff holds the whole typed text');
+    assert.ok(/^~ #\d+ \[Text\] "Name entry" \| value: /m.test(diff) && diff.includes(`-> '${text}'`), 'the diff holds the whole typed text');
 
     const countsBefore = fixture.eventsNamed('count').length;
     const next = await server.callOk('click_and_traverse', { pid: fixture.pid, x: counter.x, y: counter.y });

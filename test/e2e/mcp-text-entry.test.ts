@@ -5,13 +5,16 @@
 // password field's text kept out of every answer, line breaks refused by a one-line field, Esc
 // stopping a long typing and a key repeat, Backspace ×5, and one window of a two-window app.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import type { VirtualDesktop } from '../../scripts/lib/virtualDesktop.js';
 import { CpuLoad } from '../support/cpuLoad.js';
 import { FixtureApp, McpSession, delay, eventually, startDesktopSession, stopDesktopSession, type FixtureEvent } from '../support/e2eHarness.js';
 import { SimulatedHuman } from '../support/simulatedHuman.js';
+import { indexShown, withoutIndex } from '../support/treeIndex.js';
 
 describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_000 }, () => {
   let desktop: VirtualDesktop;
@@ -29,18 +32,18 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
   /** element_index of the first tree line matching. */
   const indexOf = async (line: RegExp): Promise<number> => {
     const lines = await treeLines();
-    const position = lines.findIndex((text) => line.test(text));
+    const position = lines.findIndex((text) => line.test(withoutIndex(text)));
     assert.ok(position >= 5, `no line matches ${line}:\n${lines.slice(0, 40).join('\n')}`);
-    return position - 4;
+    return indexShown(lines[position]);
   };
   const memoIndex = (): Promise<number> => indexOf(/^\s*\[Text\] "Memo"/);
   /** The entry with neither label nor name: the empty-named text field after the Passphrase one. */
   const noteIndex = async (): Promise<number> => {
     const lines = await treeLines();
-    const passphrase = lines.findIndex((text) => /^\s*\[PasswordText\] "Passphrase"/.test(text));
-    const position = lines.findIndex((text, at) => at > passphrase && /^\s*\[Text\] ""/.test(text));
+    const passphrase = lines.findIndex((text) => /^\s*\[PasswordText\] "Passphrase"/.test(withoutIndex(text)));
+    const position = lines.findIndex((text, at) => at > passphrase && /^\s*\[Text\] ""/.test(withoutIndex(text)));
     assert.ok(passphrase > 0 && position > passphrase, `the unlabelled entry after Passphrase:\n${lines.slice(0, 40).join('\n')}`);
-    return position - 4;
+    return indexShown(lines[position]);
   };
   /** Waits for an event that came after the first `seen` events. */
   const waitAfter = (seen: number, matches: (event: FixtureEvent) => boolean, timeoutMs = 15_000): Promise<FixtureEvent> =>
@@ -65,7 +68,7 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
     await waitText('memo', 'hello');
     assert.equal(typedBy(first)[0].method, 'insertion', first.text);
     assert.match(first.text, /^typed_by: step 1 inserted through accessibility into #\d+ \[Text\] "Memo"/m);
-    assert.match(readFileSync(first.structured.file as string, 'utf8'), /^~ \[Text\] "Memo" \| value: '' -> 'hello'$/m);
+    assert.match(readFileSync(first.structured.file as string, 'utf8'), /^~ #\d+ \[Text\] "Memo" \| value: '' -> 'hello'$/m);
     await server.callOk('type_text', { pid: fixture.pid, element_index: await memoIndex(), text: ' wörld ✓' });
     await waitText('memo', 'hello wörld ✓');
     // One "changed" per insertion: the text came in as one edit each time, not key by key.
@@ -83,18 +86,57 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
     await waitText('memo', 'hello wörld ✓');
   });
 
+  test('should say when a file name field kept its extension after the typed name, and replace the whole field when asked', async () => {
+    const index = await indexOf(/^\s*\[Text\] "File name"/);
+    // As GTK's Save dialog does, the field shows "probe.txt" with only "probe" selected once focused.
+    await server.callOk('click', { pid: fixture.pid, element_index: index });
+    await fixture.waitForEvent((event) => event.event === 'stem-selected');
+    const partial = await server.callOk('type_text', { pid: fixture.pid, element_index: index, text: 'probe.txt' });
+    await waitText('filename', 'probe.txt.txt');
+    assert.match(partial.text, /^typed_by: .*"File name".*the field kept other text it had, so it holds more than the text sent \(replace: true replaces all of it\)$/m);
+    assert.equal((typedBy(partial)[0] as { kept_other_text?: boolean }).kept_other_text, true);
+    const whole = await server.callOk('type_text', { pid: fixture.pid, element_index: await indexOf(/^\s*\[Text\] "File name"/), text: 'notes.txt', replace: true });
+    await waitText('filename', 'notes.txt');
+    assert.equal(fixture.eventsNamed('filename').at(-1)?.text, 'notes.txt', 'the app holds exactly the name sent');
+    assert.match(whole.text, /^typed_by: .*one edit replacing all the field held\)$/m);
+    assert.doesNotMatch(whole.text, /kept other text/);
+  });
+
   test('should insert into a document as one edit the app can undo (mousepad, Ctrl+Z)', async () => {
     const mousepad = (await server.callOk('open_application_and_traverse', { identifier: 'mousepad' })).structured.pid as number;
     try {
       const treeOf = async (): Promise<string[]> => readFileSync((await server.callOk('refresh_traversal', { pid: mousepad })).structured.file as string, 'utf8').split('\n');
       const lines = await treeOf();
-      const position = lines.findIndex((text) => /^\s*\[Text\] /.test(text) && / focused/.test(text));
+      const position = lines.findIndex((text) => /^\s*\[Text\] /.test(withoutIndex(text)) && / focused/.test(text));
       assert.ok(position >= 5, `the focused document:\n${lines.filter((text) => /\[Text\]/.test(text)).join('\n')}`);
-      const result = await server.callOk('type_text', { pid: mousepad, element_index: position - 4, text: 'first line\nsecond line' });
+      const result = await server.callOk('type_text', { pid: mousepad, element_index: indexShown(lines[position]), text: 'first line\nsecond line' });
       assert.equal(typedBy(result)[0].method, 'insertion', result.text);
       assert.match(readFileSync(result.structured.file as string, 'utf8'), /value: '' -> 'first line\\nsecond line'/, 'a many-line document takes line breaks');
       const undone = await server.callOk('hotkey', { pid: mousepad, keys: ['ctrl', 'z'] });
       assert.match(readFileSync(undone.structured.file as string, 'utf8'), /value: 'first line\\nsecond line' -> ''/, 'one Ctrl+Z took the whole insertion back');
+    } finally {
+      process.kill(mousepad, 'SIGTERM');
+    }
+  });
+
+  test("should say that mousepad's Save As name kept the extension GTK left unselected, and save under the whole name sent with replace (the file on disk)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tandem-save-as-'));
+    writeFileSync(path.join(dir, 'probe.txt'), 'probe\n');
+    const mousepad = (await server.callOk('launch_app', { name: 'mousepad', args: [path.join(dir, 'probe.txt')], new_instance: true })).structured.pid as number;
+    try {
+      const dialog = await server.callOk('hotkey', { pid: mousepad, keys: ['ctrl', 'shift', 's'] });
+      const diff = readFileSync(dialog.structured.file as string, 'utf8');
+      const name = /^\+ #(\d+) \[Text\] "Name:" value:"probe\.txt"/m.exec(diff);
+      assert.ok(name, diff);
+      // GTK selects the stem "probe": typed text replaces only that.
+      const partial = await server.callOk('type_text', { pid: mousepad, element_index: Number(name[1]), text: 'copy.txt' });
+      assert.match(partial.text, /^typed_by: .*"Name:".*the field kept other text it had/m, partial.text);
+      const changed = /^~ #(\d+) \[Text\] "Name:" \| value: 'probe\.txt' -> 'copy\.txt\.txt'$/m.exec(readFileSync(partial.structured.file as string, 'utf8'));
+      assert.ok(changed, 'the field holds the name twice extended, as the app says');
+      await server.callOk('type_text', { pid: mousepad, element_index: Number(changed[1]), text: 'copy.txt', replace: true, steps: [{ action: 'press', keyName: 'return' }] });
+      await eventually(() => (existsSync(path.join(dir, 'copy.txt')) ? true : undefined), 10_000, 'copy.txt written');
+      assert.equal(readFileSync(path.join(dir, 'copy.txt'), 'utf8'), 'probe\n');
+      assert.ok(!existsSync(path.join(dir, 'copy.txt.txt')), 'not under the doubled name');
     } finally {
       process.kill(mousepad, 'SIGTERM');
     }
@@ -244,7 +286,7 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
     const [width, height] = [image.width ?? 0, image.height ?? 0];
     assert.ok(width >= second.bounds.width && width <= second.bounds.width + 16 && height >= second.bounds.height && height <= second.bounds.height + 48, `the screenshot is that window: ${width}×${height} for ${second.bounds.width}×${second.bounds.height}`);
 
-    const tagged = /^\[element_index (\d+)\] \[PushButton\] "Second button"/m.exec(lines);
+    const tagged = /^#(\d+) \[PushButton\] "Second button"/m.exec(lines);
     assert.ok(tagged, lines);
     await server.callOk('click', { pid: fixture.pid, element_index: Number(tagged[1]) });
     await fixture.waitForEvent((e) => e.event === 'second-clicked');

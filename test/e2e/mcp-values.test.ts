@@ -34,12 +34,12 @@ describe('MCP: names and values of fields', { timeout: 120_000 }, () => {
     const result = await server.callOk('click_and_traverse', { pid: fixture.pid, element: 'Memo', text: 'hello world' });
     await fixture.waitForEvent((event) => event.event === 'memo' && event.text === 'hello world');
     const diff = readFileSync(result.structured.file as string, 'utf8');
-    assert.match(diff, /^~ \[Text\] "Memo" \| value: '' -> 'hello world'$/m, diff);
+    assert.match(diff, /^~ #\d+ \[Text\] "Memo" \| value: '' -> 'hello world'$/m, diff);
     assert.match(result.fields.summary, /1 value change/);
     assert.deepEqual(result.structured.text_changes, [{ role: 'Text', field: 'value', name: 'Memo', before: '', after: 'hello world' }]);
     const memo = (await treeLines()).find((line) => line.role === 'Text' && line.text === 'Memo');
     assert.equal(memo?.value, 'hello world');
-    assert.match(memo?.line ?? '', /^\[Text\] "Memo" value:"hello world" x:/);
+    assert.match(memo?.line ?? '', /^#\d+ \[Text\] "Memo" value:"hello world" x:/);
     // The answer says which of the two "Memo" elements it used, and why.
     assert.match(result.text, /^chosen: step 1 used #\d+ \[Text\] "Memo", not #\d+ \[Label\] "Memo": text is typed next and it takes typing, the other does not \(two elements matched; send role "Label" to use the other\)$/m, result.text);
     const [choice] = result.structured.choices as Array<{ step: number; role: string; reason: string; over: { role: string } }>;
@@ -51,7 +51,7 @@ describe('MCP: names and values of fields', { timeout: 120_000 }, () => {
     assert.match(click.text, /^chosen: step 1 used #\d+ \[Text\] "Memo", not #\d+ \[Label\] "Memo": it can be clicked or typed into, the other is static text/m, click.text);
     const typed = await server.callOk('type_and_traverse', { pid: fixture.pid, text: ' again' });
     await fixture.waitForEvent((event) => event.event === 'memo' && event.text === 'hello world again');
-    assert.match(readFileSync(typed.structured.file as string, 'utf8'), /^~ \[Text\] "Memo" \| value: 'hello world' -> 'hello world again'$/m);
+    assert.match(readFileSync(typed.structured.file as string, 'utf8'), /^~ #\d+ \[Text\] "Memo" \| value: 'hello world' -> 'hello world again'$/m);
     await server.callOk('set_value_and_traverse', { pid: fixture.pid, element: 'Memo', value: 'hello world' });
     await fixture.waitForEvent((event) => event.event === 'memo' && event.text === 'hello world' && Number(event.t) >= Date.now() - 10_000);
   });

@@ -170,7 +170,7 @@ describe('the overlay the server draws on X11 while it holds input', { timeout: 
       assert.equal(await activeWindowPid(desktop), fixture.pid, 'the app being driven stays the active window');
       const tree = readFileSync((await observer.callOk('refresh_traversal', { pid: fixture.pid })).structured.file as string, 'utf8');
       if (!settled) {
-        assert.match(tree, /^\[Text\] "Name entry".* focused/m, 'the entry keeps the keyboard focus');
+        assert.match(tree, /^#\d+ \[Text\] "Name entry".* focused/m, 'the entry keeps the keyboard focus');
         samples++;
       }
       await delay(150);

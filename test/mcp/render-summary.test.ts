@@ -47,9 +47,10 @@ describe('render: CallResult as summary lines and structuredContent', () => {
   it('should keep each text change on one line, escaped and cut, and point to the file for the rest', () => {
     const textChanges = Array.from({ length: 14 }, (_, i) => ({ role: 'Text', before: `line ${i}\nnext`, after: `it's ${'x'.repeat(100)}` }));
     const text = summaryLines(result({ textChanges })).join('\n');
-    assert.match(text, /^ {2}Text: 'line 0\\nnext' -> 'it\\'s x{75}…\(\+25 chars\)'$/m);
+    assert.match(text, /^changes:$/m);
+    assert.match(text, /^ {2}Text text: 'line 0\\nnext' -> 'it\\'s x{75}…\(\+25 chars\)'$/m);
     assert.match(text, /^ {2}… 2 more in the file$/m);
-    assert.equal(text.split('\n').filter((l) => l.startsWith('  Text:')).length, 12);
+    assert.equal(text.split('\n').filter((l) => l.startsWith('  Text text:')).length, 12);
   });
 
   it('should report blocked human input, the watchdog and truncation when they happened', () => {
@@ -156,8 +157,23 @@ describe('render: CallResult as summary lines and structuredContent', () => {
       { step: 1, element_index: 9, role: 'Text', name: 'Memo', over: { element_index: 8, role: 'Label', name: 'Memo' }, reason: 'editable', why: 'text is typed next and it takes typing, the other does not', matched: 2 },
     ]);
     const alike = summaryLines(result({ choices: [{ step: 1, chosen: { index: 3, role: 'PushButton', name: 'Save' }, over: { index: 7, role: 'PushButton', name: 'Save' }, reason: 'first', matched: 3 }] })).join('\n');
-    assert.match(alike, /^chosen: step 2 used #3 \[PushButton\] "Save", not #7 \[PushButton\] "Save": the two are alike, and it comes first in the tree \(3 elements matched; to use another, call refresh_traversal and send its element_index\)$/m);
+    assert.match(alike, /^chosen: step 2 used #3 \[PushButton\] "Save", not #7 \[PushButton\] "Save": the two are alike, and it comes first in the tree \(3 elements matched; to use another, send its element_index\)$/m);
     assert.ok(!summaryLines(result()).some((line) => line.startsWith('chosen:')), 'no line when nothing was ambiguous');
+    const gone = summaryLines(result({ choices: [{ step: 0, chosen: { role: 'PushButton', name: 'OK' }, over: { index: 4, role: 'PushButton', name: 'OK' }, reason: 'first', matched: 2 }] })).join('\n');
+    assert.match(gone, /^chosen: step 1 used \(gone\) \[PushButton\] "OK", not #4 \[PushButton\] "OK"/m, 'no index for an element the call made go away');
+  });
+
+  it('should say when typed text left other text in the field, and when it replaced all of it', () => {
+    const kept = summaryLines(result({ textEntries: [{ step: 0, method: 'insertion', element: { index: 5, role: 'Text', name: 'Name' }, keptOtherText: true }] })).join('\n');
+    assert.match(kept, /^typed_by: step 1 inserted through accessibility into #5 \[Text\] "Name" \(one edit at the caret, replacing any selection\); the field kept other text it had, so it holds more than the text sent \(replace: true replaces all of it\)$/m);
+    const replaced = renderCallResult(result({ textEntries: [{ step: 0, method: 'insertion', element: { index: 5, role: 'Text', name: 'Name' }, replaced: true }] }));
+    assert.match(replaced.content[0].type === 'text' ? replaced.content[0].text : '', /\(one edit replacing all the field held\)$/m);
+    assert.equal(callResultOutput.parse(replaced.structuredContent).typed_by?.[0].replaced, true);
+  });
+
+  it('should say when the call gave elements another element_index, so older trees\' numbers are not used', () => {
+    assert.match(summaryLines(result({ renumbered: 12 })).join('\n'), /^renumbered: 12 elements have another element_index now: use the #N in this answer, or refresh/m);
+    assert.ok(!summaryLines(result()).some((line) => line.startsWith('renumbered:')));
   });
 
   it('should show where a long value changed rather than its unchanged start', () => {

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, it } from 'node:test';
 import { applicationsOutput, callResultOutput } from '../../src/mcp/outputSchemas.js';
 import { COUNTER, FINDER, SAVE_PANEL, START_CURSOR, line, mcpFixture, textOf, type McpFixture } from './mcpFixture.js';
+import { indexOnLine } from '../support/treeIndex.js';
 
 describe('mcp tools: successful calls over the real engine', () => {
   let fixture: McpFixture;
@@ -49,7 +50,7 @@ describe('mcp tools: successful calls over the real engine', () => {
     fixture = await mcpFixture();
     const result = await fixture.call('click_and_traverse', { pid: COUNTER, element: 'Count: 0', role: 'button' });
     assert.equal(line(result, 'status'), 'ok');
-    assert.match(textOf(result), /text_changes:\n {2}PushButton: 'Count: 0' -> 'Count: 1'/);
+    assert.match(textOf(result), /changes:\n {2}PushButton text: 'Count: 0' -> 'Count: 1'/);
     assert.match(line(result, 'steps') ?? '', /^1\/1 done: clicked/);
     assert.match(await readFile(line(result, 'file')!, 'utf8'), /Count: 1/);
     const structured = callResultOutput.parse(result.structuredContent);
@@ -176,9 +177,8 @@ describe('mcp tools: successful calls over the real engine', () => {
   it('should accept element_index from a tree file', async () => {
     fixture = await mcpFixture();
     const tree = await fixture.call('refresh_traversal', { pid: COUNTER });
-    const lines = (await readFile(line(tree, 'file')!, 'utf8')).split('\n');
-    const lineNumber = lines.findIndex((l) => l.startsWith('[PushButton] "Count: 0"')) + 1;
-    const result = await fixture.call('press_ax_and_traverse', { pid: COUNTER, element_index: lineNumber - 5 });
+    const index = indexOnLine(await readFile(line(tree, 'file')!, 'utf8'), '[PushButton] "Count: 0"');
+    const result = await fixture.call('press_ax_and_traverse', { pid: COUNTER, element_index: index });
     assert.equal(line(result, 'status'), 'ok');
     assert.match(textOf(result), /'Count: 0' -> 'Count: 1'/);
   });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, it } from 'node:test';
 import { COUNTER, line, mcpFixture, textOf, type McpFixture } from './mcpFixture.js';
+import { indexOnLine } from '../support/treeIndex.js';
 
 describe('mcp: drag', () => {
   let fixture: McpFixture;
@@ -26,8 +27,7 @@ describe('mcp: drag', () => {
   it('should drag from an element by element_index to a window point, with the button, modifiers and duration sent', async () => {
     fixture = await mcpFixture();
     const tree = await fixture.call('refresh_traversal', { pid: COUNTER });
-    const lines = (await readFile(line(tree, 'file')!, 'utf8')).split('\n');
-    const index = lines.findIndex((entry) => entry.startsWith('[PushButton] "Count: 0"')) - 4;
+    const index = indexOnLine(await readFile(line(tree, 'file')!, 'utf8'), '[PushButton] "Count: 0"');
     const result = await fixture.call('drag', { pid: COUNTER, from: { element_index: index }, to: { x: 300, y: 200 }, duration_ms: 1200, button: 'middle', modifiers: ['ctrl'] });
     assert.equal(line(result, 'status'), 'ok', textOf(result));
     assert.match(line(result, 'steps') ?? '', /^1\/1 done: dragged from \[PushButton\] "Count: 0" at 60,25 to 300,200 in 1200 ms with the middle button and control$/);

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, it } from 'node:test';
 import { callResultOutput } from '../../src/mcp/outputSchemas.js';
 import { COUNTER, FINDER, line, mcpFixture, textOf, type McpFixture } from './mcpFixture.js';
+import { indexOnLine } from '../support/treeIndex.js';
 
 describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
   let fixture: McpFixture;
@@ -25,8 +26,7 @@ describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
     fixture = await mcpFixture();
     const tree = await fixture.call('refresh_traversal', { pid: COUNTER });
     assert.equal(line(tree, 'status'), 'ok');
-    const lines = (await readFile(line(tree, 'file')!, 'utf8')).split('\n');
-    const index = lines.findIndex((entry) => entry.startsWith('[PushButton] "Count: 0"')) - 4; // line number − 5, lines counted from 1
+    const index = indexOnLine(await readFile(line(tree, 'file')!, 'utf8'), '[PushButton] "Count: 0"');
     assert.ok(index >= 0);
     const double = await fixture.call('double_click', { pid: COUNTER, element_index: index });
     assert.match(line(double, 'steps') ?? '', /^1\/1 done: double-clicked \[PushButton\] "Count: 0"/);
@@ -100,7 +100,7 @@ describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
   it('should scroll over an element by index or at a window point, in a direction by lines', async () => {
     fixture = await mcpFixture();
     const tree = await fixture.call('get_window_state', { pid: COUNTER, query: '[List] "Items"' });
-    const index = /^\[element_index (\d+)\] \[List\] "Items"/m.exec(textOf(tree))?.[1];
+    const index = /^#(\d+) \[List\] "Items"/m.exec(textOf(tree))?.[1];
     assert.ok(index, textOf(tree));
     const down = await fixture.call('scroll', { pid: COUNTER, element_index: Number(index), direction: 'down', amount: 5 });
     assert.equal(line(down, 'status'), 'ok', textOf(down));

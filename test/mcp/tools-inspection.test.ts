@@ -63,7 +63,7 @@ describe('mcp: inspection tools (read-only)', () => {
     assert.equal(line(state, 'status'), 'ok', textOf(state));
     const elements = state.content[1].type === 'text' ? state.content[1].text : '';
     assert.match(elements, /^elements: 1 of \d+ elements match "count:"$/m);
-    const tagged = /^\[element_index (\d+)\] \[PushButton\] "Count: 0" x:10 y:10 w:100 h:30 visible$/m.exec(elements);
+    const tagged = /^#(\d+) \[PushButton\] "Count: 0" x:10 y:10 w:100 h:30 visible$/m.exec(elements);
     assert.ok(tagged, elements);
     assert.equal(fixture.desktop.guardEngagements, 0, 'a read');
     const clicked = await fixture.call('click', { pid: COUNTER, element_index: Number(tagged[1]) });

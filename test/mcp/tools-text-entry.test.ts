@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, it } from 'node:test';
 import { callResultOutput } from '../../src/mcp/outputSchemas.js';
 import { COUNTER, line, mcpFixture, textOf, type McpFixture } from './mcpFixture.js';
+import { indexOnLine } from '../support/treeIndex.js';
 
 describe('mcp: type_text, press_key, get_window_state window_id', () => {
   let fixture: McpFixture;
@@ -14,10 +15,7 @@ describe('mcp: type_text, press_key, get_window_state window_id', () => {
 
   const indexOf = async (start: string): Promise<number> => {
     const tree = await fixture.call('refresh_traversal', { pid: COUNTER });
-    const lines = (await readFile(line(tree, 'file')!, 'utf8')).split('\n');
-    const position = lines.findIndex((entry) => entry.trimStart().startsWith(start));
-    assert.ok(position >= 5, start);
-    return position - 4;
+    return indexOnLine(await readFile(line(tree, 'file')!, 'utf8'), start);
   };
 
   it('should insert into the field by element_index and say so in a typed_by line and in structuredContent', async () => {

@@ -22,7 +22,7 @@ test('should report nothing for identical trees', () => {
 test('should show an inserted element as a + tree line', () => {
   const help: NodeSpec = { role: 'PushButton', text: 'Help', bounds: rect(120, 350, 60, 30) };
   const diff = diffTrees(dialog([name, cancel, ok]), dialog([name, help, cancel, ok]));
-  assert.equal(formatDiff(diff), '+ [PushButton] "Help" x:120 y:350 w:60 h:30 visible\n');
+  assert.equal(formatDiff(diff), '+ #2 [PushButton] "Help" x:120 y:350 w:60 h:30 visible\n');
   assert.equal(summarizeDiff(diff), '1 added');
 });
 
@@ -34,7 +34,7 @@ test('should show a deleted element as a - tree line', () => {
 
 test('should show a rename as one ~ line with the whole old and new text', () => {
   const diff = diffTrees(dialog([name, cancel, ok]), dialog([{ ...name, text: 'draft-2 final.txt' }, cancel, ok]));
-  assert.equal(formatDiff(diff), "~ [Text] \"draft-2 final.txt\" | text: 'draft.txt' -> 'draft-2 final.txt'\n");
+  assert.equal(formatDiff(diff), "~ #1 [Text] \"draft-2 final.txt\" | text: 'draft.txt' -> 'draft-2 final.txt'\n");
   assert.equal(summarizeDiff(diff), '1 text change');
   assert.deepEqual(textChanges(diff), [{ role: 'Text', before: 'draft.txt', after: 'draft-2 final.txt' }]);
 });
@@ -42,18 +42,18 @@ test('should show a rename as one ~ line with the whole old and new text', () =>
 test('should pair a renamed element whose size changed too', () => {
   const before = dialog([{ ...name, text: '' }]);
   const after = dialog([{ ...name, text: 'hello world', bounds: rect(120, 140, 320, 40) }]);
-  assert.equal(formatDiff(diffTrees(before, after)), "~ [Text] \"hello world\" | text: '' -> 'hello world'\n");
+  assert.equal(formatDiff(diffTrees(before, after)), "~ #1 [Text] \"hello world\" | text: '' -> 'hello world'\n");
 });
 
 test('should pair a rename by identity even when it moved far away', () => {
   const before = tree({ role: 'Frame', children: [{ role: 'Label', text: 'Saving…', identity: '/a/7', bounds: rect(0, 0, 50, 10) }] });
   const after = tree({ role: 'Frame', children: [{ role: 'Label', text: 'Saved', identity: '/a/7', bounds: rect(900, 700, 50, 10) }] });
-  assert.equal(formatDiff(diffTrees(before, after)), "~ [Label] \"Saved\" | text: 'Saving…' -> 'Saved'\n");
+  assert.equal(formatDiff(diffTrees(before, after)), "~ #1 [Label] \"Saved\" | text: 'Saving…' -> 'Saved'\n");
 });
 
 test('should escape quotes and newlines in ~ lines', () => {
   const diff = diffTrees(dialog([{ ...name, text: "it's" }]), dialog([{ ...name, text: 'line 1\nline 2' }]));
-  assert.equal(formatDiff(diff), "~ [Text] \"line 1\\nline 2\" | text: 'it\\'s' -> 'line 1\\nline 2'\n");
+  assert.equal(formatDiff(diff), "~ #1 [Text] \"line 1\\nline 2\" | text: 'it\\'s' -> 'line 1\\nline 2'\n");
 });
 
 test('should print nothing for a move or a resize', () => {
@@ -85,12 +85,12 @@ test('should drop text-less row, cell and menu churn but keep rows with text', (
   const churn = diffTrees(dialog([{ role: 'Table', children: rows(3, false) }, { role: 'Menu' }]), dialog([{ role: 'Table', children: rows(9, false) }]));
   assert.equal(formatDiff(churn), '');
   const news = diffTrees(dialog([{ role: 'Table', children: rows(1, true) }]), dialog([{ role: 'Table', children: rows(2, true) }]));
-  assert.equal(formatDiff(news), '+ [TableCell] "file 1" x:100 y:120 w:300 h:20 visible\n');
+  assert.equal(formatDiff(news), '+ #5 [TableCell] "file 1" x:100 y:120 w:300 h:20 visible\n');
 });
 
 test('should show an element turning visible as + and one turning hidden as -', () => {
   const menu = (visible: boolean): NodeSpec => ({ role: 'MenuItem', text: 'Copy', visible, bounds: rect(0, 30, 100, 20) });
-  assert.equal(formatDiff(diffTrees(dialog([menu(false)]), dialog([menu(true)]))), '+ [MenuItem] "Copy" x:0 y:30 w:100 h:20 visible\n');
+  assert.equal(formatDiff(diffTrees(dialog([menu(false)]), dialog([menu(true)]))), '+ #1 [MenuItem] "Copy" x:0 y:30 w:100 h:20 visible\n');
   assert.equal(formatDiff(diffTrees(dialog([menu(true)]), dialog([menu(false)]))), '- [MenuItem] "Copy" x:0 y:30 w:100 h:20 visible\n');
 });
 
@@ -105,7 +105,7 @@ test('should show a toggle getting checked and a button getting enabled', () => 
   const diff = diffTrees(dialog([box(false), save(false)]), dialog([box(true), save(true)]));
   assert.equal(
     formatDiff(diff),
-    '~ [CheckBox] "Wrap lines" | selected: false -> true\n~ [PushButton] "Save" | enabled: false -> true\n',
+    '~ #1 [CheckBox] "Wrap lines" | selected: false -> true\n~ #2 [PushButton] "Save" | enabled: false -> true\n',
   );
   assert.equal(summarizeDiff(diff), '2 state changes');
   assert.deepEqual(textChanges(diff), []);
@@ -114,7 +114,7 @@ test('should show a toggle getting checked and a button getting enabled', () => 
 test('should say where a text-less element is when its state changes', () => {
   const row = (selected: boolean): NodeSpec => ({ role: 'TableRow', selected, bounds: rect(100, 160, 300, 20), children: [{ role: 'TableCell', text: 'a.txt', bounds: rect(100, 160, 300, 20) }] });
   const diff = diffTrees(dialog([{ role: 'Table', children: [row(false)] }]), dialog([{ role: 'Table', children: [row(true)] }]));
-  assert.equal(formatDiff(diff), '~ [TableRow] "" x:100 y:160 w:300 h:20 | selected: false -> true\n');
+  assert.equal(formatDiff(diff), '~ #2 [TableRow] "" x:100 y:160 w:300 h:20 | selected: false -> true\n');
 });
 
 test('should not report focus moving', () => {
@@ -129,33 +129,49 @@ test('should never show a secure field value, even if a backend leaked it, nor t
   assert.deepEqual(textChanges(diff), []);
   const added = diffTrees(dialog([]), dialog([password('hunter2')]));
   assert.ok(!formatDiff(added).includes('hunter2'));
-  assert.match(formatDiff(added), /^\+ \[PasswordText\] "Passphrase" x:120/m, 'its label is shown: it is not secret');
+  assert.match(formatDiff(added), /^\+ #1 \[PasswordText\] "Passphrase" x:120/m, 'its label is shown: it is not secret');
 });
 
 test('should report a labelled field whose value changed as one ~ line with the old and new value', () => {
   const memo = (value: string): NodeSpec => ({ role: 'Text', text: 'Memo', value, identity: 'memo', bounds: rect(120, 220, 300, 24) });
   const diff = diffTrees(dialog([memo('')]), dialog([memo('hello world')]));
-  assert.equal(formatDiff(diff), "~ [Text] \"Memo\" | value: '' -> 'hello world'\n");
+  assert.equal(formatDiff(diff), "~ #1 [Text] \"Memo\" | value: '' -> 'hello world'\n");
   assert.equal(summarizeDiff(diff), '1 value change');
   assert.deepEqual(textChanges(diff), [{ role: 'Text', field: 'value', name: 'Memo', before: '', after: 'hello world' }]);
+});
+
+test('should count in the summary exactly the text and value entries it lists, an element whose label and value both changed in each', () => {
+  const field = (text: string, value: string): NodeSpec => ({ role: 'Text', text, value, identity: 'field', bounds: rect(120, 220, 300, 24) });
+  const display = (value: string): NodeSpec => ({ role: 'Text', text: 'Display', value, identity: 'display', bounds: rect(120, 250, 300, 24) });
+  const diff = diffTrees(dialog([field('Name', ''), display('1')]), dialog([field('Full name', 'Ada'), display('12')]));
+  const changes = textChanges(diff);
+  assert.equal(summarizeDiff(diff), '1 text change, 2 value changes');
+  assert.equal(changes.filter((change) => change.field !== 'value').length, 1);
+  assert.equal(changes.filter((change) => change.field === 'value').length, 2);
+});
+
+test('should count the elements still there whose element_index is another after the change', () => {
+  const banner: NodeSpec = { role: 'Label', text: 'Update available', bounds: rect(0, 0, 400, 20) };
+  assert.equal(diffTrees(dialog([ok]), dialog([banner, ok])).renumbered, 1, 'OK moved down one line');
+  assert.equal(diffTrees(dialog([ok]), dialog([ok, banner])).renumbered, 0, 'added after it: OK keeps its index');
 });
 
 test('should mark in a ~ line a value that was read only in part', () => {
   const page = (value: string): NodeSpec => ({ role: 'Text', text: '', value, valueTruncated: true, identity: 'doc', bounds: rect(10, 60, 400, 300) });
   const line = formatDiff(diffTrees(dialog([page('abc')]), dialog([page('abcd')])));
-  assert.equal(line, "~ [Text] \"\" x:10 y:60 w:400 h:300 | value: 'abc…(more not read)' -> 'abcd…(more not read)'\n");
+  assert.equal(line, "~ #1 [Text] \"\" x:10 y:60 w:400 h:300 | value: 'abc…(more not read)' -> 'abcd…(more not read)'\n");
 });
 
 test('should report a secure field only by its label and state, with no value part, even when its value and cut mark differ', () => {
   const password = (value: string, enabled: boolean): NodeSpec => ({ role: 'PasswordText', text: 'Pin', value, valueTruncated: value.length > 3, secure: true, enabled, bounds: rect(120, 180, 200, 24) });
   const diff = diffTrees(dialog([password('123', true)]), dialog([password('1234567', false)]));
-  assert.equal(formatDiff(diff), '~ [PasswordText] "Pin" | enabled: true -> false\n');
+  assert.equal(formatDiff(diff), '~ #1 [PasswordText] "Pin" | enabled: true -> false\n');
   assert.equal(summarizeDiff(diff), '1 state change');
 });
 
 test('should report a check box turning on as a value change', () => {
   const bold = (value: string): NodeSpec => ({ role: 'CheckBox', text: 'Bold', value, bounds: rect(20, 260, 80, 20) });
-  assert.equal(formatDiff(diffTrees(dialog([bold('unchecked')]), dialog([bold('checked')]))), "~ [CheckBox] \"Bold\" | value: 'unchecked' -> 'checked'\n");
+  assert.equal(formatDiff(diffTrees(dialog([bold('unchecked')]), dialog([bold('checked')]))), "~ #1 [CheckBox] \"Bold\" | value: 'unchecked' -> 'checked'\n");
 });
 
 test('should summarise several kinds of change in one line', () => {
@@ -174,7 +190,7 @@ test('should find exactly one rename in the middle of a 10 000-element tree', ()
   assert.deepEqual(diff.removed, []);
   assert.equal(diff.changed.length, 1);
   assert.equal(diff.changed[0].before.index, target);
-  assert.equal(formatDiff(diff), `~ [TableCell] "renamed.txt" | text: '${before[target].text}' -> 'renamed.txt'\n`);
+  assert.equal(formatDiff(diff), `~ #${target} [TableCell] "renamed.txt" | text: '${before[target].text}' -> 'renamed.txt'\n`);
 });
 
 test('should find an insertion and a removal in a 10 000-element tree with shifted indices', () => {
@@ -208,7 +224,7 @@ test('should match 10 000 elements by identity and report only the real change',
     selected: el.index === toggle ? true : el.selected,
   }));
   const diff = diffTrees(before, after);
-  assert.equal(formatDiff(diff), '~ [ToggleButton] "Bold" | selected: false -> true\n');
+  assert.equal(formatDiff(diff), `~ #${toggle} [ToggleButton] "Bold" | selected: false -> true\n`);
 });
 
 test('should report only the cells of a removed row when the rows below move up', () => {

@@ -9,16 +9,14 @@ import { afterEach, describe, it } from 'node:test';
 import { DRAG_MIN_MOTIONS, DRAG_MOTION_INTERVAL_MS, dragPath } from '../../src/core/input/dragPath.js';
 import { isTandemError } from '../../src/core/errors.js';
 import type { DragStep } from '../../src/core/call/steps.js';
-import { indexOfLineNumber } from '../../src/core/tree/treeFormat.js';
 import { COUNTER, FINDER, START_CURSOR, act, clickOn, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import type { ScriptedDesktop } from '../support/scriptedDesktop.js';
 import { stepsText } from '../support/modelText.js';
 
 async function indexInTreeFile(file: string, prefix: string): Promise<number> {
-  const lines = (await readFile(file, 'utf8')).split('\n');
-  const lineNumber = lines.findIndex((line) => line.startsWith(prefix)) + 1;
-  assert.ok(lineNumber > 0, `${prefix} is in the tree file`);
-  return indexOfLineNumber(lineNumber)!;
+  const line = (await readFile(file, 'utf8')).split('\n').find((candidate) => candidate.replace(/^#\d+ /, '').startsWith(prefix));
+  assert.ok(line, `${prefix} is in the tree file`);
+  return Number(/^#(\d+) /.exec(line)![1]);
 }
 
 function drag(from: DragStep['from'], to: DragStep['to'], more: Partial<DragStep> = {}): DragStep {
@@ -55,7 +53,7 @@ describe('engine: drag', () => {
     assert.equal(result.status, 'ok', result.error?.message);
     assert.deepEqual(stepsText(result), ['dragged from 10,210 to 160,210 in 500 ms']);
     assert.deepEqual(desktop.actions(), ['guard:engage', 'activate 200', 'drag 10,210 -> 160,210 500ms', 'guard:release', 'move-cursor 5,5', 'activate 100']);
-    assert.match(await fixture.artifactText(), /~ \[Slider\] "Volume" \| value: '0' -> '75'/);
+    assert.match(await fixture.artifactText(), /~ #\d+ \[Slider\] "Volume" \| value: '0' -> '75'/);
     assert.deepEqual(desktop.cursor, START_CURSOR);
     assert.equal(desktop.frontmostPid, FINDER);
   });

@@ -2,16 +2,14 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { readFile } from 'node:fs/promises';
 import { isTandemError } from '../../src/core/errors.js';
-import { indexOfLineNumber } from '../../src/core/tree/treeFormat.js';
 import { COUNTER, act, clickOn, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { modelText } from '../support/modelText.js';
 
 /** element_index of the first tree-file line starting with `prefix`, as a model would grep it. */
 async function indexInTreeFile(file: string, prefix: string): Promise<number> {
-  const lines = (await readFile(file, 'utf8')).split('\n');
-  const lineNumber = lines.findIndex((line) => line.startsWith(prefix)) + 1;
-  assert.ok(lineNumber > 0, `${prefix} is in the tree file`);
-  return indexOfLineNumber(lineNumber)!;
+  const line = (await readFile(file, 'utf8')).split('\n').find((candidate) => candidate.replace(/^#\d+ /, '').startsWith(prefix));
+  assert.ok(line, `${prefix} is in the tree file`);
+  return Number(/^#(\d+) /.exec(line)![1]);
 }
 
 describe('engine: element_index from the latest tree', () => {
@@ -64,7 +62,7 @@ describe('engine: element_index from the latest tree', () => {
     await assert.rejects(fixture.engine.act(act(COUNTER, clickOn({ index: 3 }))), (e) => isTandemError(e, 'bad-input') && /^hint: Read the app first \(refresh_traversal/m.test(modelText(e)));
   });
 
-  it('should resolve indexes against the last handed-out tree, not an action\'s after-tree', async () => {
+  it('should still take an index from the refreshed tree after an action that moved nothing', async () => {
     fixture = await engineFixture();
     const { engine, desktop } = fixture;
     const tree = await engine.refresh(COUNTER);
@@ -74,5 +72,42 @@ describe('engine: element_index from the latest tree', () => {
     const again = await engine.act(act(COUNTER, clickOn({ index })));
     assert.equal(again.status, 'ok');
     assert.equal(desktop.find(COUNTER, 'Count: 2').role, 'PushButton');
+  });
+
+  it('should take in the next call the index a diff line of the last answer shows, when the tree changed since the refresh', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    await engine.refresh(COUNTER);
+    const window = desktop.find(COUNTER, 'Counter').children[0];
+    // A banner appears above the button after the refresh: the button's index is one more now.
+    window.append({ role: 'Label', text: 'Update available', bounds: { x: 0, y: 280, width: 400, height: 20 } });
+    window.children.unshift(window.children.pop()!);
+    const clicked = await engine.act(act(COUNTER, clickOn('Count: 0')));
+    const index = Number(/^~ #(\d+) \[PushButton\] "Count: 1"/m.exec(clicked.diff ?? '')?.[1]);
+    assert.ok(Number.isInteger(index), clicked.diff);
+    const again = await engine.act(act(COUNTER, clickOn({ index })));
+    assert.equal(again.status, 'ok');
+    assert.equal(desktop.find(COUNTER, 'Count: 2').role, 'PushButton', 'the button the diff line named was pressed');
+  });
+
+  it('should take in the next call the index a chosen line names, for the chosen element and the other one', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    await engine.refresh(COUNTER);
+    const window = desktop.find(COUNTER, 'Counter').children[0];
+    const status = desktop.find(COUNTER, 'Status: idle');
+    // Two alike "Go" buttons arrive above everything after the refresh: every index shifts.
+    for (const which of ['second', 'first']) {
+      window.append({ role: 'PushButton', text: 'Go', bounds: { x: 250, y: which === 'first' ? 200 : 240, width: 60, height: 30 }, onClick: () => status.setText(`Status: ${which}`) });
+      window.children.unshift(window.children.pop()!);
+    }
+    const clicked = await engine.act(act(COUNTER, clickOn('Go')));
+    assert.equal(status.text, 'Status: first');
+    const [choice] = clicked.choices ?? [];
+    assert.ok(choice?.over.index !== undefined && choice.chosen.index !== undefined, JSON.stringify(clicked.choices));
+    assert.equal((await engine.act(act(COUNTER, clickOn({ index: choice.over.index })))).status, 'ok');
+    assert.equal(status.text, 'Status: second', 'the other "Go" the chosen line named was pressed');
+    assert.equal((await engine.act(act(COUNTER, clickOn({ index: choice.chosen.index })))).status, 'ok');
+    assert.equal(status.text, 'Status: first');
   });
 });

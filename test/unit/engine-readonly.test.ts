@@ -22,8 +22,8 @@ describe('engine: open and refresh are reads', () => {
     assert.ok(!events.some((e) => e.event === 'guard-engaged'));
     const text = await readFile(result.file!, 'utf8');
     assert.match(text, /^# app: Counter {2}pid: 200$/m);
-    assert.match(text, /^\[PushButton\] "Count: 0" x:10 y:10 w:100 h:30 visible$/m);
-    assert.equal(result.elementCount, text.split('\n').filter((l) => l.startsWith('[')).length);
+    assert.match(text, /^#\d+ \[PushButton\] "Count: 0" x:10 y:10 w:100 h:30 visible$/m);
+    assert.equal(result.elementCount, text.split('\n').filter((l) => /^#\d+ \[/.test(l)).length);
     assert.ok(result.screenshot?.endsWith('_refresh_traversal.png'));
   });
 

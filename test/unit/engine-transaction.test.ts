@@ -34,7 +34,7 @@ describe('engine transaction', () => {
     assert.ok(result.file?.startsWith(fixture.artifactsDir) && result.file.endsWith('_act.txt'));
     assert.ok(result.screenshot?.endsWith('_act.png'));
     const text = await fixture.artifactText();
-    assert.match(text, /~ \[PushButton\] "Count: 1" \| text: 'Count: 0' -> 'Count: 1'/);
+    assert.match(text, /~ #2 \[PushButton\] "Count: 1" \| text: 'Count: 0' -> 'Count: 1'/);
   });
 
   it('should run several steps in order inside one guard', async () => {

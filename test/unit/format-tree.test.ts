@@ -105,7 +105,7 @@ test('should say when and why the tree was truncated', () => {
   assert.match(formatTree(snapshot), /truncated: count \(stopped at 5000 elements\)/);
 });
 
-test('should put element index k on line k + header + 1 so grep -n gives the index', () => {
+test('should start every element line with its element_index, element index k on line k + header + 1', () => {
   const elements = tree({
     role: 'Frame',
     text: 'Main',
@@ -116,12 +116,13 @@ test('should put element index k on line k + header + 1 so grep -n gives the ind
   assert.equal(lines.length, TREE_HEADER_LINES + elements.length + 1); // trailing newline
   for (const el of elements) {
     const lineNumber = lineNumberOfIndex(el.index);
-    assert.equal(lines[lineNumber - 1], formatElementLine(el));
+    assert.equal(lines[lineNumber - 1], `#${el.index} ${formatElementLine(el)}`);
     assert.equal(indexOfLineNumber(lineNumber), el.index);
   }
   const betaLine = lines.findIndex((line) => line.includes('Beta')) + 1;
   assert.equal(indexOfLineNumber(betaLine), 3);
-  assert.match(file, new RegExp(`element_index = line number - ${TREE_HEADER_LINES + 1}`));
+  assert.match(lines[betaLine - 1], /^#3 \[PushButton\] "Beta\\nsecond line"/, 'the line says its index: no line arithmetic');
+  assert.match(file, /^# #N at the start of a line is the element_index/m);
   assert.equal(indexOfLineNumber(1), null);
 });
 

@@ -71,6 +71,39 @@ describe('type_text in core', () => {
     assert.deepEqual(stepsText(result), ['inserted "hello" into [Text] "Memo"']);
   });
 
+  it('should say when the field kept text it had besides the text sent (a file name typed over its selected stem)', async () => {
+    const desktop = editorDesktop();
+    desktop.find(EDITOR, 'Memo').value = 'probe.txt';
+    fixture = await engineFixture(desktop);
+    const result = await fixture.engine.act(act(typeTextStep('probe.txt', 'auto', 'Memo')));
+    assert.equal(fixture.desktop.find(EDITOR, 'Memo').value, 'probe.txtprobe.txt');
+    assert.equal(result.textEntries?.[0].keptOtherText, true);
+    const fresh = await fixture.engine.act(act(typeTextStep('new', 'auto', 'Body')));
+    assert.equal(fresh.textEntries?.[0].keptOtherText, undefined, 'an empty field holds only the text sent');
+  });
+
+  it('should replace all the field holds when asked, as one edit, and say so', async () => {
+    const desktop = editorDesktop();
+    desktop.find(EDITOR, 'Memo').value = 'probe.txt';
+    fixture = await engineFixture(desktop);
+    const result = await fixture.engine.act(act({ ...typeTextStep('notes.txt', 'auto', 'Memo'), replace: true }));
+    assert.equal(result.status, 'ok', result.error?.message);
+    assert.deepEqual(inputs(fixture.desktop), []);
+    assert.ok(fixture.desktop.actions().includes('set-value "notes.txt"'), fixture.desktop.actions().join('\n'));
+    assert.equal(fixture.desktop.find(EDITOR, 'Memo').value, 'notes.txt');
+    assert.deepEqual(result.textEntries, [{ step: 0, method: 'insertion', element: { index: 2, role: 'Text', name: 'Memo' }, replaced: true }]);
+  });
+
+  it('should empty the field before typing keys when replacing with keys', async () => {
+    const desktop = editorDesktop();
+    desktop.find(EDITOR, 'Body').value = 'old draft';
+    fixture = await engineFixture(desktop);
+    const result = await fixture.engine.act(act({ ...typeTextStep('clean', 'keys'), replace: true }));
+    assert.equal(result.status, 'ok', result.error?.message);
+    assert.equal(fixture.desktop.find(EDITOR, 'Body').value, 'clean');
+    assert.equal(result.textEntries?.[0].replaced, true);
+  });
+
   it('should insert into the focused field when no element is named', async () => {
     fixture = await engineFixture(editorDesktop());
     const result = await fixture.engine.act(act(typeTextStep('two\nlines')));
@@ -187,7 +220,7 @@ describe('one window of an app', () => {
     const palette = windows.find((w) => w.title === 'Palette')!;
     const result = await fixture.engine.refresh(EDITOR, {}, { windowId: palette.windowId });
     const text = await fixture.artifactText();
-    assert.match(text, /^\[Window\] "Palette"/m);
+    assert.match(text, /^#0 \[Window\] "Palette"/m);
     assert.match(text, /\[PushButton\] "Only here"/);
     assert.doesNotMatch(text, /Memo|Passphrase/);
     assert.equal(result.elementCount, 2);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { readFile } from 'node:fs/promises';
 import { COUNTER, FINDER, SAVE_PANEL, START_CURSOR, act, clickOn, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
+import { indexOnLine } from '../support/treeIndex.js';
 
 describe('transaction: handoff to a window that took the front', () => {
   let fixture: EngineFixture;
@@ -41,8 +42,7 @@ describe('transaction: handoff to a window that took the front', () => {
     fixture = await engineFixture();
     const { engine, desktop } = fixture;
     const first = await engine.act(act(COUNTER, clickOn('Save…')));
-    const line = (first.handoffTree ?? '').split('\n').findIndex((l) => l.startsWith('[PushButton] "Save"'));
-    const index = line - 4; // four header lines, index 0 on line 5 (0-based line 4)
+    const index = indexOnLine(first.handoffTree ?? '', '[PushButton] "Save"');
     let saved = false;
     desktop.find(SAVE_PANEL, 'Save').spec.onClick = () => {
       saved = true;

@@ -9,6 +9,7 @@ import type { Progress } from '../../core/progress.js';
 import { isTandemError } from '../../core/errors.js';
 import { LIMITS } from '../../core/limits.js';
 import { firstCharacters } from '../../core/tree/treeFormat.js';
+import { readableName } from '../../core/tree/readableName.js';
 import { CACHE_PATH, COORD_TYPE_SCREEN, IFACE, NULL_PATH, OFFSCREEN_COORDINATE, type CacheItem, type ObjectRef } from '../../../native/linux/atspiProtocol.js';
 import { ROLE, isButtonLikeRole, isNumericValueRole, isTextRole, isToggleRole, isValueTextRole, roleName, toPascalRole } from '../../../native/linux/atspiRoles.js';
 import { STATE, hasState } from '../../../native/linux/atspiStates.js';
@@ -581,6 +582,11 @@ function ownName(node: RawNode): string {
   return meaningful(node.name);
 }
 
+/** What the node's label children show (GTK 4 buttons keep their visible label there). */
+function labelChildren(node: RawNode): string[] {
+  return node.children.filter((child) => roleName(child.role) === 'label').map((child) => meaningful(child.name));
+}
+
 function isSecure(node: RawNode): boolean {
   return node.role === ROLE.passwordText;
 }
@@ -656,7 +662,8 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
     ...(actionNames ? { actionNames } : {}),
   };
   const label = labelOf(details?.labelledBy, all);
-  let text = ownName(node) || label || (secure ? '' : (details?.text ?? '')) || meaningful(node.description);
+  const named = readableName({ name: ownName(node), description: meaningful(node.description), childLabels: labelChildren(node), pressable: isButtonLikeRole(node.role) });
+  let text = (ownName(node) ? named : '') || label || (secure ? '' : (details?.text ?? '')) || named;
   let value = secure ? undefined : (details?.value ?? toggleValue(node));
   if (node.role === ROLE.comboBox && !secure) {
     // Gecko's select has no Selection interface: its choice is the selected item of its list.

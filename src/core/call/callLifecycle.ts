@@ -30,6 +30,8 @@ import { captureScreenshot, checkHandoff, readAfter, readAfterFailure, readHando
 import { CallState, type CallInfo, type TransactionDeps, type UnframedResult } from './callState.js';
 import { prepare } from './prepare.js';
 import { buildResult } from './resultBuilder.js';
+import { handedOutTree, reindexCandidates } from './indexesHandedOut.js';
+import { noteKeptText } from './textKept.js';
 import { runStep } from './stepRunners/runStep.js';
 import type { StepDone } from './stepsDone.js';
 
@@ -187,8 +189,14 @@ async function finish(state: CallState, failure: TandemError | null): Promise<Un
     // The cursor and the frontmost app (prepare.ts), newest first, each bounded.
     await state.cleanups.runAll(cleanup);
   }
-  // element_index refers to trees handed out as tree text (open, refresh, a handoff tree),
-  // never to an action's after-tree: the model only saw its diff.
+  // The answer's indexes (diff lines, chosen, typed_by) are the after-tree's: the next call's
+  // element_index is resolved against it (and a handoff app's against its tree).
+  const handedOut = handedOutTree(state);
+  if (handedOut) {
+    noteKeptText(state, handedOut);
+    reindexCandidates(state, handedOut);
+    state.deps.snapshots.set(handedOut);
+  }
   if (state.handoff?.snapshot) state.deps.snapshots.set(state.handoff.snapshot);
   return buildResult(state, status, failure, state.restored);
 }

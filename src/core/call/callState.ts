@@ -12,7 +12,7 @@ import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot } fr
 import type { Progress } from '../progress.js';
 import { CleanupRegistry } from './cleanups.js';
 import type { Destination } from '../tree/redact.js';
-import type { CallResult, ElementChoice, TextEntry } from './result.js';
+import type { CallResult, ChoiceCandidate, ElementChoice, TextEntry } from './result.js';
 import { settle, type LaunchOutcome, type SettleOptions } from './settle.js';
 import type { ElementQuery, Step } from './steps.js';
 import type { ZoomView } from '../artifacts/zoom.js';
@@ -70,6 +70,8 @@ export class CallState {
   destinations = new Map<number, Destination>();
   /** Queries that matched several elements sharing a label: the facts of the choice, by query. */
   readonly choices = new Map<ElementQuery, ElementChoice>();
+  /** The element behind each candidate the answer names, to give it its after-tree index (indexesHandedOut.ts). */
+  readonly candidateNodes = new Map<ChoiceCandidate, ElementNode>();
   /** How each type-text step's text went in (inserted or typed as keys, and why). */
   readonly textEntries: TextEntry[] = [];
   readonly abort = new AbortController();

@@ -17,8 +17,11 @@ export interface AppSwitch {
 
 /** One element a step's query could mean, as a choice names it. */
 export interface ChoiceCandidate {
-  /** element_index in the tree the step's query was resolved against. */
-  index: number;
+  /**
+   * element_index in the tree the answer hands out (the after-tree, which the next call resolves
+   * against); absent when the element is not in it any more.
+   */
+  index?: number;
   role: string;
   name: string;
 }
@@ -50,6 +53,13 @@ export interface TextEntry {
   reason?: KeysReason;
   /** The element inserted into or typed at, when known (element_index in the tree read last). */
   element?: ChoiceCandidate;
+  /** The text replaced everything the field held (replace was asked). */
+  replaced?: boolean;
+  /**
+   * After the call the field holds the text and more it had before: only part of it was
+   * replaced (a pre-selected file name stem, the caret inside its text).
+   */
+  keptOtherText?: boolean;
 }
 
 export interface TextChange {
@@ -76,6 +86,8 @@ export interface CallResult {
   /** One-line description of what changed ("3 added, 1 removed, 2 text changes"). */
   summary: string;
   textChanges: TextChange[];
+  /** Elements still there whose element_index this call changed: an index from an older tree names another element now. */
+  renumbered?: number;
   /** The diff text (actions) — kept in memory for the feed; the model reads the file. */
   diff?: string;
   appSwitch?: AppSwitch;

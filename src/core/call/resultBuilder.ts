@@ -69,6 +69,7 @@ export async function buildResult(state: CallState, status: CallStatus, failure:
     screenshot,
     summary,
     textChanges: state.diff ? textChanges(state.diff) : [],
+    ...(state.diff?.renumbered ? { renumbered: state.diff.renumbered } : {}),
     diff: state.diff ? formatDiff(state.diff) : undefined,
     appSwitch,
     handoffTree,

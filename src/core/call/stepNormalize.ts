@@ -67,7 +67,8 @@ export function normalizeStep(step: Step, position: number): Step {
       if (typeof step.text !== 'string' || step.text.length === 0) throw bad(`${what}: text must be a non-empty string.`);
       checkLength(step.text, LIMITS.typedChars, `${what}: the text`);
       if (step.mode !== 'auto' && step.mode !== 'insert' && step.mode !== 'keys') throw bad(`${what}: mode must be auto, insert or keys.`);
-      return { kind: 'type-text', text: step.text, mode: step.mode, ...(step.query !== undefined ? { query: checkQuery(step.query, what) } : {}) };
+      if (step.replace !== undefined && typeof step.replace !== 'boolean') throw bad(`${what}: replace must be true or false.`);
+      return { kind: 'type-text', text: step.text, mode: step.mode, ...(step.query !== undefined ? { query: checkQuery(step.query, what) } : {}), ...(step.replace ? { replace: true } : {}) };
     }
     case 'scroll': {
       const target = clickTarget(step.target, what);

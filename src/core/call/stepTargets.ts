@@ -7,7 +7,7 @@ import { TandemError } from '../errors.js';
 import type { ElementNode } from '../model.js';
 import { chooseElement, refuseBlocked, type ElementPurpose } from '../tree/query.js';
 import { movesFocus } from '../tree/redact.js';
-import type { ChoiceCandidate, ElementChoice } from './result.js';
+import type { ChoiceCandidate } from './result.js';
 import type { ClickTarget, ElementQuery, Step } from './steps.js';
 import { formatElementLabel } from '../tree/treeFormat.js';
 import type { CallState } from './callState.js';
@@ -36,8 +36,11 @@ export function focusedIn(elements: readonly ElementNode[]): ElementNode | null 
   return elements.find((el) => el.focused) ?? null;
 }
 
-export function candidateOf(element: ElementNode): ChoiceCandidate {
-  return { index: element.index, role: element.role, name: element.text };
+/** A candidate the answer names; its element is kept so the answer can give the after-tree's index. */
+export function candidateOf(state: CallState, element: ElementNode): ChoiceCandidate {
+  const candidate = { index: element.index, role: element.role, name: element.text };
+  state.candidateNodes.set(candidate, element);
+  return candidate;
 }
 
 export function hasIndex(query: ElementQuery | undefined): query is ElementQuery & { index: number } {
@@ -75,8 +78,7 @@ export function choose(state: CallState, elements: readonly ElementNode[], query
   const choice = chooseElement(elements, query, purposeOf(state, index));
   const { element, runnerUp, reason } = choice;
   if (runnerUp && reason && runnerUp.text.toLowerCase() === element.text.toLowerCase()) {
-    const candidate = (el: ElementNode): ElementChoice['chosen'] => ({ index: el.index, role: el.role, name: el.text });
-    state.choices.set(query, { step: index, chosen: candidate(element), over: candidate(runnerUp), reason, matched: choice.others + 1 });
+    state.choices.set(query, { step: index, chosen: candidateOf(state, element), over: candidateOf(state, runnerUp), reason, matched: choice.others + 1 });
   } else {
     state.choices.delete(query);
   }

@@ -56,6 +56,8 @@ export interface TypeTextStep {
   text: string;
   query?: ElementQuery;
   mode: TextEntryMode;
+  /** The text replaces everything the field holds, not only its selection. */
+  replace?: boolean;
 }
 
 export interface ScrollStep {

@@ -1,9 +1,12 @@
 // Tree diff: what an action changed in the target app, as the model reads it.
 //
 //   - <tree line>                                  gone (removed, or turned hidden)
-//   + <tree line>                                  new (added, or turned visible)
-//   ~ [Role] "name" | text: 'old' -> 'new'         same element, another label
-//   ~ [Role] "name" | value: 'old' -> 'new'        same element, another value (typed text, a number…)
+//   + #N <tree line>                               new (added, or turned visible)
+//   ~ #N [Role] "name" | text: 'old' -> 'new'      same element, another label
+//   ~ #N [Role] "name" | value: 'old' -> 'new'     same element, another value (typed text, a number…)
+//
+// `#N` is the element's element_index in the tree after the action, the tree the next call's
+// indexes are resolved against (elementIndex.ts); a `-` line has none: nothing there to act on.
 //
 // Elements are paired across the two snapshots by treeMatch.ts (identity, unchanged content,
 // block moves, renames near the same place); a pair whose text differs is a rename (`~`), not a
@@ -26,7 +29,7 @@
 
 import type { ElementNode } from '../model.js';
 import type { TextChange } from '../call/result.js';
-import { displayText, displayValue, formatElementLabel, formatElementLine, formatGeometry, quoteText } from './treeFormat.js';
+import { displayText, displayValue, formatElementLabel, formatElementLine, formatGeometry, formatIndexedLine, quoteText } from './treeFormat.js';
 import type { MatchSide } from './matchSide.js';
 import { matchTrees } from './treeMatch.js';
 
@@ -34,6 +37,8 @@ export interface TreeDiff {
   added: ElementNode[];
   removed: ElementNode[];
   changed: Array<{ before: ElementNode; after: ElementNode }>;
+  /** Elements still there whose element_index is another after the action (an index from before names something else). */
+  renumbered: number;
 }
 
 /** Roles whose text-less elements coming and going is layout churn, not news. */
@@ -101,9 +106,10 @@ export function diffTrees(before: readonly ElementNode[], after: readonly Elemen
   const bScroll = scrollBarMembers(b);
   const aScroll = scrollBarMembers(a);
 
-  const diff: TreeDiff = { added: [], removed: [], changed: [] };
+  const diff: TreeDiff = { added: [], removed: [], changed: [], renumbered: 0 };
   for (let i = 0; i < before.length; i++) {
     const j = b.pair[i];
+    if (j >= 0 && before[i].index !== after[j].index) diff.renumbered++;
     if (j < 0) {
       if (!isChurn(b, bScroll, i)) diff.removed.push(before[i]);
       continue;
@@ -147,14 +153,14 @@ export function formatChangeLine(before: ElementNode, after: ElementNode): strin
   parts.push(...stateChanges(before, after));
   // Without text, a `~` line would not say which element (which row got selected): add where it is.
   const where = newText === '' ? formatGeometry(after) : '';
-  return `~ ${formatElementLabel(after)}${where} | ${parts.join(', ')}`;
+  return `~ #${after.index} ${formatElementLabel(after)}${where} | ${parts.join(', ')}`;
 }
 
 /** The diff file body: `-` lines (old order), `+` lines (new order), then `~` lines. '' when empty. */
 export function formatDiff(diff: TreeDiff): string {
   const lines: string[] = [];
   for (const el of diff.removed) lines.push(`- ${formatElementLine(el)}`);
-  for (const el of diff.added) lines.push(`+ ${formatElementLine(el)}`);
+  for (const el of diff.added) lines.push(`+ ${formatIndexedLine(el)}`);
   for (const { before, after } of diff.changed) lines.push(formatChangeLine(before, after));
   return lines.length ? lines.join('\n') + '\n' : '';
 }
@@ -163,15 +169,21 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** "2 added, 1 removed, 1 text change, 1 value change, 1 state change" or "no changes". */
+/**
+ * "2 added, 1 removed, 1 text change, 1 value change, 1 state change" or "no changes". The text
+ * and value counts are those of textChanges' entries (an element whose label and value both
+ * changed counts once in each), so the summary and the list under it agree.
+ */
 export function summarizeDiff(diff: TreeDiff): string {
   let text = 0;
   let value = 0;
   let state = 0;
   for (const { before, after } of diff.changed) {
-    if (displayText(before) !== displayText(after)) text++;
-    else if (valueChanged(before, after)) value++;
-    else state++;
+    const textChanged = displayText(before) !== displayText(after);
+    const valueChange = valueChanged(before, after);
+    if (textChanged) text++;
+    if (valueChange) value++;
+    if (!textChanged && !valueChange) state++;
   }
   const parts: string[] = [];
   if (diff.added.length) parts.push(`${diff.added.length} added`);

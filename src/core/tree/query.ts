@@ -17,7 +17,7 @@
 import { TandemError } from '../errors.js';
 import type { ElementNode, Point } from '../model.js';
 import type { ElementQuery } from '../call/steps.js';
-import { MAX_TEXT_CHARS, displayText, displayValue, formatElementLabel, formatElementLine } from './treeFormat.js';
+import { MAX_TEXT_CHARS, displayText, displayValue, formatElementLabel, formatElementLine, formatIndexedLine } from './treeFormat.js';
 import { topLevelOf } from './windowFacts.js';
 
 const DEFAULT_CANDIDATES = 5;
@@ -37,7 +37,7 @@ export function roleMatches(role: string, filter: string): boolean {
 
 /** An element's index and tree line, as candidate lists show it: `#12 [PushButton] "Save" …`. */
 export function formatCandidate(el: ElementNode): string {
-  return `#${el.index} ${formatElementLine(el)}`;
+  return formatIndexedLine(el);
 }
 
 function describeQuery(query: ElementQuery): string {

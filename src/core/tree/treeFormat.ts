@@ -1,7 +1,9 @@
 // The tree text format: what the model reads in a tree file and what diff lines are made of.
 //
-//   [Role] "name" value:"…" x:N y:N w:W h:H visible [focused] [disabled] [secure] [selected]
+//   #N [Role] "name" value:"…" x:N y:N w:W h:H visible [focused] [disabled] [secure] [selected]
 //
+// - `#N` is the element's element_index, the number a call takes to name it (diff lines carry
+//   it too), so no agent has to count lines.
 // - One element per line, in pre-order. "name" is the element's label (its accessible name,
 //   else its description; "" when it has none); `value:"…"` is what it holds (a field's text, a
 //   slider's number, a combo box's choice, checked/unchecked), only where it has one. Text is
@@ -13,8 +15,7 @@
 //   `disabled` (not enabled), `secure` (a password field: it keeps its name, its value is never
 //   printed, even if a backend filled it in by mistake), `selected`.
 // - A tree file starts with exactly TREE_HEADER_LINES lines beginning with '# '. Element index k
-//   is on line k + TREE_HEADER_LINES + 1, so `grep -n` output minus (TREE_HEADER_LINES + 1)
-//   is the element_index (the header's last line says so in words).
+//   is on line k + TREE_HEADER_LINES + 1 (tests and the bench rely on it; agents read `#N`).
 
 import type { ElementNode, TreeSnapshot } from '../model.js';
 
@@ -192,6 +193,11 @@ export function formatElementLine(el: ElementNode): string {
   return line;
 }
 
+/** `#N <line>`: a tree line with the element_index a call takes to name the element. */
+export function formatIndexedLine(el: ElementNode): string {
+  return `#${el.index} ${formatElementLine(el)}`;
+}
+
 /**
  * The tree file: TREE_HEADER_LINES header lines, then one line per element in the snapshot's
  * order (pre-order: element index k on line k + TREE_HEADER_LINES + 1). Ends with a newline.
@@ -206,11 +212,11 @@ export function formatTree(snapshot: TreeSnapshot): string {
   const header = [
     `# app: ${escapeText(snapshot.app)}  pid: ${snapshot.pid}`,
     `# elements: ${elements.length}  visible: ${visible}  ${truncated}`,
-    '# format: [Role] "name" value:"…" (when it holds one) x y w h visible|hidden [focused] [disabled] [secure] [selected]',
-    `# element_index = line number - ${TREE_HEADER_LINES + 1} (e.g. from grep -n); first element on line ${TREE_HEADER_LINES + 1}`,
+    '# format: #element_index [Role] "name" value:"…" (when it holds one) x y w h visible|hidden [focused] [disabled] [secure] [selected]',
+    '# #N at the start of a line is the element_index to send for that element',
   ];
   const lines = new Array<string>(header.length + elements.length);
   for (let i = 0; i < header.length; i++) lines[i] = header[i];
-  for (let i = 0; i < elements.length; i++) lines[header.length + i] = formatElementLine(elements[i]);
+  for (let i = 0; i < elements.length; i++) lines[header.length + i] = formatIndexedLine(elements[i]);
   return lines.join('\n') + '\n';
 }

@@ -9,7 +9,7 @@ export const getWindowState = defineTool({
   name: 'get_window_state',
   title: "Read an app's elements, with their element_index",
   description:
-    "Reads the app's accessibility tree (read-only) and answers with its element lines, each tagged [element_index N] for click, double_click, right_click and the other tools, plus a screenshot. " +
+    "Reads the app's accessibility tree (read-only) and answers with its element lines, each starting with #N, its element_index for click, double_click, right_click and the other tools, plus a screenshot. " +
     'query filters the lines (case-insensitive, on role or text: "button", "Save"), so you can find one element without reading the whole tree; the file holds all of it. ' +
     'window_id (from list_windows) reads only that window: its elements (numbered from 0, the indexes to use next) and its screenshot.',
   type: 'readOnly',
@@ -30,7 +30,7 @@ export const getWindowState = defineTool({
     const text = [
       `elements: ${what}${lines.length < matched ? ` (first ${MAX_STATE_LINES} shown)` : ''}`,
       ...lines,
-      ...(matched > lines.length ? [`… ${matched - lines.length} more: grep ${result.file} (element_index = line number − 5)`] : []),
+      ...(matched > lines.length ? [`… ${matched - lines.length} more: grep ${result.file}`] : []),
       ...(args.query && matched === 0 ? ['No element line contains that text: try a shorter part of it, or its role.'] : []),
     ].join('\n');
     const summaryCount = rendered.content.filter((item) => item.type === 'text').length;

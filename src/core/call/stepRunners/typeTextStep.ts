@@ -5,6 +5,7 @@ import { shownText } from '../../tree/redact.js';
 import type { KeysReason } from '../result.js';
 import { centreOf, estimateBounds } from '../scrollIntoView.js';
 import type { TypeTextStep } from '../steps.js';
+import type { ElementNode } from '../../model.js';
 import { formatElementLabel } from '../../tree/treeFormat.js';
 import type { CallState } from '../callState.js';
 import { candidateOf, focusedIn, isSecureDestination, locate } from '../stepTargets.js';
@@ -39,15 +40,17 @@ export async function runTypeTextStep(state: CallState, step: TypeTextStep, inde
         throw new TandemError('bad-input', `${label} holds one line and the text has line breaks.`, { reason: 'line-breaks-in-single-line', index: target.index });
       }
       try {
-        progress.log(`inserting${count} into ${label}`);
-        await state.desktop.insertText(target, step.text, progress);
+        progress.log(`${step.replace ? 'replacing the text of' : 'inserting into'} ${label}:${count}`);
+        // Replacing is one edit too: the field's whole text set at once (EditableText, AXValue).
+        if (step.replace) await state.desktop.setValue(target, step.text, progress);
+        else await state.desktop.insertText(target, step.text, progress);
         state.treeIsStale = true;
-        state.textEntries.push({ step: index, method: 'insertion', element: candidateOf(target) });
+        state.textEntries.push({ step: index, method: 'insertion', element: candidateOf(state, target), ...(step.replace ? { replaced: true } : {}) });
         return { kind: 'insert', text: shownText(step.text, secure), into: label };
       } catch (error) {
         // Refused before anything went in (no such interface, or the value not taken: macOS
         // maps that to bad-input): typing keys can still do it. Anything else is a real failure.
-        const refused = isTandemError(error, 'unsupported') || (isTandemError(error, 'bad-input') && error.details?.reason === 'value-rejected');
+        const refused = isTandemError(error, 'unsupported') || (isTandemError(error, 'bad-input') && (error.details?.reason === 'value-rejected' || error.details?.reason === 'number-expected'));
         if (!refused) throw error;
         state.log(`${label} takes no text insertion: ${toTandemError(error).message}`);
       }
@@ -64,9 +67,22 @@ export async function runTypeTextStep(state: CallState, step: TypeTextStep, inde
     const reached = await clickAt(state, target, centreOf(bounds), { button: 'left', count: 1, modifiers: [] });
     clicked = { point: reached.point, element: label, ...(reached.scrolled ? { scrolled: reached.scrolled } : {}) };
   }
+  if (step.replace) await emptyBeforeKeys(state, target, label);
   progress.log(secure ? 'typing into a secure field' : `typing${count}`);
   await state.desktop.typeText(step.text, secure ? { ...progress, secretInput: true } : progress);
   state.treeIsStale = true;
-  state.textEntries.push({ step: index, method: 'keys', reason, ...(target ? { element: candidateOf(target) } : {}) });
+  state.textEntries.push({ step: index, method: 'keys', reason, ...(target ? { element: candidateOf(state, target) } : {}), ...(step.replace ? { replaced: true } : {}) });
   return { kind: 'type-keys', text: shownText(step.text, secure), ...(clicked ? { clicked } : target ? { into: label } : {}) };
+}
+
+/** replace with keys: the field emptied through accessibility first, so the keys are all it holds. */
+async function emptyBeforeKeys(state: CallState, target: ElementNode | null, label: string): Promise<void> {
+  if (!target) throw new TandemError('unsupported', 'No field has the keyboard focus, so there is no text to replace.', { reason: 'value-refused' });
+  try {
+    await state.desktop.setValue(target, '', state.progress);
+    state.treeIsStale = true;
+  } catch (error) {
+    if (!isTandemError(error, 'unsupported') && !isTandemError(error, 'bad-input')) throw error;
+    throw new TandemError('unsupported', `${label} cannot be emptied through accessibility, so its text cannot be replaced: nothing was typed.`, { reason: 'value-refused', index: target.index });
+  }
 }
