@@ -31,15 +31,15 @@ export const MAX_WAIT_MS = LIMITS.waitMs;
 
 /** Fields that name a click target, shared by click_and_traverse and the click step. */
 export const clickTargetShape = {
-  x: coordinate('x').optional().describe('X of the click in screen points, from the tree (x:N). Alone with y it is the exact click point; with width and height, the top-left of the rectangle whose centre is clicked.'),
-  y: coordinate('y').optional().describe('Y of the click in screen points, from the tree (y:N).'),
-  width: size('width').optional().describe('Width of the element (w:N from the tree); with height, the click lands at the centre of the rectangle.'),
-  height: size('height').optional().describe('Height of the element (h:N from the tree).'),
-  element: nonEmptyText('element').optional().describe('Instead of x/y: case-insensitive text of the element to click, part of its name (a field\'s label) or value, e.g. "Save". Among matches, what can be clicked or typed into wins over static text (a field over its label when typing follows); the answer says which when two share a name. Scrolled into view first.'),
-  element_index: elementIndexParam().optional().describe('Instead of x/y: the element index from the latest tree of this pid (tree line number minus the header, see the file header).'),
+  x: coordinate('x').optional().describe('Screen x as the tree prints it (x:N). With width and height: the centre of that box is clicked.'),
+  y: coordinate('y').optional().describe('Screen y (y:N).'),
+  width: size('width').optional().describe('w:N of the tree line.'),
+  height: size('height').optional().describe('h:N of the tree line.'),
+  element: nonEmptyText('element').optional().describe('Instead of x/y: part of the element\'s name or value, case-insensitive, e.g. "Save"; what can be clicked or typed into wins over static text. Scrolled into view first.'),
+  element_index: elementIndexParam().optional().describe('Instead of x/y: its element_index in the latest tree of this pid.'),
   role: nonEmptyText('role').optional().describe(ROLE_DESCRIPTION),
-  doubleClick: flag('doubleClick').optional().describe('Double-click instead of a single click.'),
-  rightClick: flag('rightClick').optional().describe('Right-click (context menu) instead of a left click.'),
+  doubleClick: flag('doubleClick').optional(),
+  rightClick: flag('rightClick').optional(),
 };
 
 const modifierList = (name: string) => nameList(name, '["command","shift"]');
@@ -48,7 +48,7 @@ const clickStepSchema = toolInput(
   {
     action: z.literal('click'),
     ...clickTargetShape,
-    modifiers: modifierList('modifiers').optional().describe('Modifier keys held during the click, e.g. ["shift"] to extend a selection.'),
+    modifiers: modifierList('modifiers').optional(),
   },
   'A click step',
 );
@@ -56,7 +56,7 @@ const clickStepSchema = toolInput(
 const typeStepSchema = toolInput(
   {
     action: z.literal('type'),
-    text: nonEmptyText('text', 'To clear a field, press backspace or use set_value_and_traverse. Split longer text over several steps or calls.', LIMITS.typedChars).describe(`Text to type at the keyboard focus (at most ${LIMITS.typedChars} characters).`),
+    text: nonEmptyText('text', 'To clear a field, press backspace or use set_value_and_traverse. Split longer text over several steps or calls.', LIMITS.typedChars),
   },
   'A type step',
 );
@@ -64,8 +64,8 @@ const typeStepSchema = toolInput(
 const pressStepSchema = toolInput(
   {
     action: z.literal('press'),
-    keyName: nonEmptyText('keyName', '', LIMITS.keyNameChars).describe(`Key to press: ${KEY_DESCRIPTION}`),
-    modifierFlags: modifierList('modifierFlags').optional().describe(MODIFIERS_DESCRIPTION),
+    keyName: nonEmptyText('keyName', '', LIMITS.keyNameChars),
+    modifierFlags: modifierList('modifierFlags').optional(),
   },
   'A press step',
 );
@@ -80,7 +80,7 @@ export function hotkeyKeys(name: string) {
 const hotkeyStepSchema = toolInput(
   {
     action: z.literal('hotkey'),
-    keys: hotkeyKeys('keys'),
+    keys: nameList('keys', '["ctrl","shift","t"]').min(1, { error: () => 'keys is empty: send the modifiers then the key, e.g. ["ctrl","s"].' }),
   },
   'A hotkey step',
 );
@@ -88,10 +88,10 @@ const hotkeyStepSchema = toolInput(
 const scrollStepSchema = toolInput(
   {
     action: z.literal('scroll'),
-    x: coordinate('x').describe('X of the point to scroll at (inside the scrollable area).'),
-    y: coordinate('y').describe('Y of the point to scroll at.'),
-    deltaY: scrollLines('deltaY').describe(`Lines (at most ${LIMITS.scrollLines} either way): positive reveals content below, negative content above.`),
-    deltaX: scrollLines('deltaX').optional().describe('Lines: positive reveals content to the right.'),
+    x: coordinate('x'),
+    y: coordinate('y'),
+    deltaY: scrollLines('deltaY'),
+    deltaX: scrollLines('deltaX').optional(),
   },
   'A scroll step',
 );
@@ -100,11 +100,11 @@ const scrollStepSchema = toolInput(
 const dragStepEnd = (end: 'from' | 'to') =>
   toolInput(
     {
-      x: coordinate('x').optional().describe(`X of the drag's ${end === 'from' ? 'start (where the button is pressed)' : 'end (where it is released)'} in screen points, from the tree (x:N).`),
-      y: coordinate('y').optional().describe('Y in screen points, from the tree (y:N).'),
-      element: nonEmptyText('element').optional().describe('Instead of x/y: text of the element (its centre), as in a click step.'),
-      element_index: elementIndexParam().optional().describe('Instead of x/y: the element index from the latest tree of this pid.'),
-      role: nonEmptyText('role').optional().describe(ROLE_DESCRIPTION),
+      x: coordinate('x').optional(),
+      y: coordinate('y').optional(),
+      element: nonEmptyText('element').optional(),
+      element_index: elementIndexParam().optional(),
+      role: nonEmptyText('role').optional(),
     },
     `A drag step's "${end}"`,
   );
@@ -114,9 +114,9 @@ const dragStepSchema = toolInput(
     action: z.literal('drag'),
     from: dragStepEnd('from'),
     to: dragStepEnd('to'),
-    duration_ms: dragDurationParam().optional().describe(`Press to release, in ms (default ${DEFAULT_DRAG_MS}, at most ${LIMITS.dragMs}).`),
-    button: mouseButtonParam().optional().describe('The button held: "left" (default), "right" or "middle".'),
-    modifiers: modifierList('modifiers').optional().describe('Modifier keys held during the drag, e.g. ["control"] to copy instead of move.'),
+    duration_ms: dragDurationParam().optional(),
+    button: mouseButtonParam().optional(),
+    modifiers: modifierList('modifiers').optional(),
   },
   'A drag step',
 );
@@ -124,7 +124,7 @@ const dragStepSchema = toolInput(
 const waitStepSchema = toolInput(
   {
     action: z.literal('wait'),
-    ms: wholeNumber('ms', { min: 0, max: MAX_WAIT_MS }).describe(`Milliseconds to wait for the app (at most ${MAX_WAIT_MS}).`),
+    ms: wholeNumber('ms', { min: 0, max: MAX_WAIT_MS }),
   },
   'A wait step',
 );
@@ -140,16 +140,20 @@ export const stepSchema = z.discriminatedUnion('action', [clickStepSchema, typeS
 
 export type StepInput = z.output<typeof stepSchema>;
 
-export const stepsParam = z
+/** The steps list, required: run_steps' argument. */
+export const stepsList = z
   .array(stepSchema, { error: () => `steps must be an array of step objects, e.g. ${STEPS_EXAMPLE}` })
   .min(1, { error: () => `steps is empty: leave it out or send at least one step, e.g. ${STEPS_EXAMPLE}` })
   .max(LIMITS.steps, { error: () => `steps takes at most ${LIMITS.steps} steps per call: split the work over several calls.` })
-  .optional()
   .describe(
-    `Optional ordered steps run after this tool's own action, inside the same guarded transaction (one snapshot before, one diff after). ` +
-      `Each step is an object with "action": click {x,y[,width,height] | element[,role] | element_index, doubleClick?, rightClick?, modifiers?}, ` +
-      `type {text}, press {keyName, modifierFlags?}, hotkey {keys: ["ctrl","s"]}, scroll {x, y, deltaY, deltaX?}, drag {from, to: each {x,y} | {element[,role]} | {element_index}, duration_ms?, button?, modifiers?}, wait {ms ≤ ${MAX_WAIT_MS}}. Example: ${STEPS_EXAMPLE}`,
+    `Ordered steps run in the same guarded call (one snapshot before, one diff after). Each has "action": ` +
+      `click {x,y[,width,height] | element[,role] | element_index, doubleClick?, rightClick?, modifiers?}, type {text}, press {keyName, modifierFlags?}, hotkey {keys}, ` +
+      `scroll {x,y,deltaY (+ reveals below),deltaX?}, drag {from,to: each {x,y}|{element[,role]}|{element_index}; duration_ms?, button?, modifiers?}, wait {ms ≤ ${MAX_WAIT_MS}}. ` +
+      `x,y are screen points as the tree prints them. Modifiers: shift, control, alt, meta. Example: ${STEPS_EXAMPLE}`,
   );
+
+/** The optional steps that follow a reference tool's own action. */
+export const stepsParam = stepsList.optional();
 
 export interface ElementFields {
   element?: string;

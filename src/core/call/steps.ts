@@ -16,11 +16,10 @@ export interface ElementQuery {
 }
 
 /**
- * Where a click lands: a screen point, an element, or a point relative to the top-left of one of
- * the app's windows (`windowId`, else its frontmost), as driver-style tools send it, or a pixel
- * of the app's last zoom image (zoom.ts).
+ * Where a click lands: a screen point (the space the tree prints, one for every tool), an
+ * element, or a pixel of the app's last zoom image (zoom.ts).
  */
-export type ClickTarget = { point: Point } | { query: ElementQuery } | { windowPoint: Point; windowId?: number } | { zoomPixel: Point };
+export type ClickTarget = { point: Point } | { query: ElementQuery } | { zoomPixel: Point };
 
 export interface ClickStep {
   kind: 'click';
