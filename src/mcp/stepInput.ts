@@ -31,12 +31,12 @@ export const MAX_WAIT_MS = LIMITS.waitMs;
 
 /** Fields that name a click target, shared by click_and_traverse and the click step. */
 export const clickTargetShape = {
-  x: coordinate('x').optional().describe('Screen x as the tree prints it (x:N). With width and height: the centre of that box is clicked.'),
-  y: coordinate('y').optional().describe('Screen y (y:N).'),
-  width: size('width').optional().describe('w:N of the tree line.'),
-  height: size('height').optional().describe('h:N of the tree line.'),
-  element: nonEmptyText('element').optional().describe('Instead of x/y: part of the element\'s name or value, case-insensitive, e.g. "Save"; what can be clicked or typed into wins over static text. Scrolled into view first.'),
-  element_index: elementIndexParam().optional().describe('Instead of x/y: its element_index in the latest tree of this pid.'),
+  x: coordinate('x').optional().describe('Screen x as the tree prints it (x:N); with width and height, the centre of that box.'),
+  y: coordinate('y').optional(),
+  width: size('width').optional(),
+  height: size('height').optional(),
+  element: nonEmptyText('element').optional().describe('Instead of x/y: part of its name or value, e.g. "Save".'),
+  element_index: elementIndexParam().optional(),
   role: nonEmptyText('role').optional().describe(ROLE_DESCRIPTION),
   doubleClick: flag('doubleClick').optional(),
   rightClick: flag('rightClick').optional(),
@@ -146,10 +146,8 @@ export const stepsList = z
   .min(1, { error: () => `steps is empty: leave it out or send at least one step, e.g. ${STEPS_EXAMPLE}` })
   .max(LIMITS.steps, { error: () => `steps takes at most ${LIMITS.steps} steps per call: split the work over several calls.` })
   .describe(
-    `Ordered steps run in the same guarded call (one snapshot before, one diff after). Each has "action": ` +
-      `click {x,y[,width,height] | element[,role] | element_index, doubleClick?, rightClick?, modifiers?}, type {text}, press {keyName, modifierFlags?}, hotkey {keys}, ` +
-      `scroll {x,y,deltaY (+ reveals below),deltaX?}, drag {from,to: each {x,y}|{element[,role]}|{element_index}; duration_ms?, button?, modifiers?}, wait {ms ≤ ${MAX_WAIT_MS}}. ` +
-      `x,y are screen points as the tree prints them. Modifiers: shift, control, alt, meta. Example: ${STEPS_EXAMPLE}`,
+    `Run in order in one guarded call (one snapshot before, one diff after). x,y: screen points as the tree prints them; with width,height the centre of that box. ` +
+      `Example: ${STEPS_EXAMPLE}`,
   );
 
 /** The optional steps that follow a reference tool's own action. */

@@ -8,14 +8,14 @@ export const zoom = defineTool({
   name: 'zoom',
   title: 'Zoom into part of a window',
   description:
-    "Returns a full-resolution image of a region of the app's window (x, y, width, height in screen points as the tree prints them; window_id from list_windows, else its frontmost), padded 20 % on each side, at most 1,000 px wide. " +
-    'Read-only. To click something in it, call click with from_zoom: true and x, y in the pixels of this image.',
+    "A full-resolution image of a region of the app's window (screen points as the tree prints them), padded 20 %, at most 1,000 px wide (read-only). " +
+    'To click in it: click with from_zoom: true and x, y in its pixels.',
   type: 'readOnly',
   inputSchema: toolInput({
     pid: pidParam(),
-    window_id: windowIdParam().optional().describe("Which of the app's windows (from list_windows); default its frontmost."),
-    x: coordinate('x', SCREEN).describe(`Left of the region. ${SCREEN}`),
-    y: coordinate('y', SCREEN).describe('Top of the region.'),
+    window_id: windowIdParam().optional().describe('Default: its frontmost window.'),
+    x: coordinate('x', SCREEN),
+    y: coordinate('y', SCREEN),
     width: size('width'),
     height: size('height'),
   }),
