@@ -1,5 +1,7 @@
-// The `steps` parameter of click/type/press (an ordered list run inside one guarded
-// transaction) and the conversion of every tool's input into core Step objects. Keys and
+// The `steps` parameter (an ordered list run inside one guarded transaction) in two dialects:
+// run_steps speaks the driver tools' field names (key, modifiers, button, count), the reference
+// tools' `steps` keep the seeds' names (keyName, modifierFlags, doubleClick, rightClick) for the
+// clients written for them. Also the conversion of every tool's input into core Step objects. Keys and
 // modifiers go through core/input/keys.ts, which throws bad-input with a message naming what to send.
 
 import { z } from 'zod';
@@ -29,8 +31,8 @@ import {
 
 export const MAX_WAIT_MS = LIMITS.waitMs;
 
-/** Fields that name a click target, shared by click_and_traverse and the click step. */
-export const clickTargetShape = {
+/** Where a click lands: a tree point (or the centre of a tree box), or an element. */
+const pointOrElementShape = {
   x: coordinate('x').optional().describe('Screen x as the tree prints it (x:N); with width and height, the centre of that box.'),
   y: coordinate('y').optional(),
   width: size('width').optional(),
@@ -38,16 +40,43 @@ export const clickTargetShape = {
   element: nonEmptyText('element').optional().describe('Instead of x/y: part of its name or value, e.g. "Save".'),
   element_index: elementIndexParam().optional(),
   role: nonEmptyText('role').optional().describe(ROLE_DESCRIPTION),
+};
+
+/** Fields that name a click target, shared by click_and_traverse and its click step. */
+export const clickTargetShape = {
+  ...pointOrElementShape,
   doubleClick: flag('doubleClick').optional(),
   rightClick: flag('rightClick').optional(),
 };
 
+/** click_and_traverse's own target fields, each described (a step's fields go without, to keep the list small). */
+export const describedClickTargetShape = {
+  ...clickTargetShape,
+  y: pointOrElementShape.y.describe('Screen y as the tree prints it (y:N).'),
+  width: pointOrElementShape.width.describe('The w: of the tree line.'),
+  height: pointOrElementShape.height.describe('The h: of the tree line.'),
+  element_index: pointOrElementShape.element_index.describe('From the latest tree of this pid.'),
+  doubleClick: clickTargetShape.doubleClick.describe('true: a double click.'),
+  rightClick: clickTargetShape.rightClick.describe('true: a right click.'),
+};
+
 const modifierList = (name: string) => nameList(name, '["command","shift"]');
 
-const clickStepSchema = toolInput(
+const referenceClickStepSchema = toolInput(
   {
     action: z.literal('click'),
     ...clickTargetShape,
+    modifiers: modifierList('modifiers').optional(),
+  },
+  'A click step',
+);
+
+const driverClickStepSchema = toolInput(
+  {
+    action: z.literal('click'),
+    ...pointOrElementShape,
+    button: mouseButtonParam().optional(),
+    count: wholeNumber('count', { min: 1, max: 2 }).optional(),
     modifiers: modifierList('modifiers').optional(),
   },
   'A click step',
@@ -61,11 +90,20 @@ const typeStepSchema = toolInput(
   'A type step',
 );
 
-const pressStepSchema = toolInput(
+const referencePressStepSchema = toolInput(
   {
     action: z.literal('press'),
     keyName: nonEmptyText('keyName', '', LIMITS.keyNameChars),
     modifierFlags: modifierList('modifierFlags').optional(),
+  },
+  'A press step',
+);
+
+const driverPressStepSchema = toolInput(
+  {
+    action: z.literal('press'),
+    key: nonEmptyText('key', '', LIMITS.keyNameChars),
+    modifiers: modifierList('modifiers').optional(),
   },
   'A press step',
 );
@@ -131,27 +169,40 @@ const waitStepSchema = toolInput(
 
 const STEP_ACTIONS = ['click', 'type', 'press', 'hotkey', 'scroll', 'drag', 'wait'] as const;
 
+/** The reference tools' steps (the seeds' field names). */
 export const STEPS_EXAMPLE =
   '[{"action":"click","element":"Search","role":"text"},{"action":"type","text":"invoice"},{"action":"press","keyName":"return"}]';
 
-export const stepSchema = z.discriminatedUnion('action', [clickStepSchema, typeStepSchema, pressStepSchema, hotkeyStepSchema, scrollStepSchema, dragStepSchema, waitStepSchema], {
+/** run_steps' steps (the driver tools' field names). */
+export const RUN_STEPS_EXAMPLE =
+  '[{"action":"click","element":"Search","role":"text"},{"action":"type","text":"invoice"},{"action":"press","key":"return"}]';
+
+const referenceStepSchema = z.discriminatedUnion('action', [referenceClickStepSchema, typeStepSchema, referencePressStepSchema, hotkeyStepSchema, scrollStepSchema, dragStepSchema, waitStepSchema], {
   error: () => `Each step needs "action": one of ${STEP_ACTIONS.join(', ')}. Example: ${STEPS_EXAMPLE}`,
 });
 
-export type StepInput = z.output<typeof stepSchema>;
+const driverStepSchema = z.discriminatedUnion('action', [driverClickStepSchema, typeStepSchema, driverPressStepSchema, hotkeyStepSchema, scrollStepSchema, dragStepSchema, waitStepSchema], {
+  error: () => `Each step needs "action": one of ${STEP_ACTIONS.join(', ')}. Example: ${RUN_STEPS_EXAMPLE}`,
+});
 
-/** The steps list, required: run_steps' argument. */
-export const stepsList = z
-  .array(stepSchema, { error: () => `steps must be an array of step objects, e.g. ${STEPS_EXAMPLE}` })
-  .min(1, { error: () => `steps is empty: leave it out or send at least one step, e.g. ${STEPS_EXAMPLE}` })
-  .max(LIMITS.steps, { error: () => `steps takes at most ${LIMITS.steps} steps per call: split the work over several calls.` })
-  .describe(
-    `Run in order in one guarded call (one snapshot before, one diff after). x,y: screen points as the tree prints them; with width,height the centre of that box. ` +
-      `Example: ${STEPS_EXAMPLE}`,
-  );
+export type StepInput = z.output<typeof referenceStepSchema> | z.output<typeof driverStepSchema>;
 
-/** The optional steps that follow a reference tool's own action. */
-export const stepsParam = stepsList.optional();
+function stepsListOf<Step extends z.ZodType>(step: Step, example: string) {
+  return z
+    .array(step, { error: () => `steps must be an array of step objects, e.g. ${example}` })
+    .min(1, { error: () => `steps is empty: leave it out or send at least one step, e.g. ${example}` })
+    .max(LIMITS.steps, { error: () => `steps takes at most ${LIMITS.steps} steps per call: split the work over several calls.` })
+    .describe(
+      `Run in order in one guarded call (one snapshot before, one diff after). x,y: screen points as the tree prints them; with width,height the centre of that box. ` +
+        `Example: ${example}`,
+    );
+}
+
+/** The steps list, required, in the driver tools' field names: run_steps' argument. */
+export const stepsList = stepsListOf(driverStepSchema, RUN_STEPS_EXAMPLE);
+
+/** The optional steps that follow a reference tool's own action, in the seeds' field names. */
+export const stepsParam = stepsListOf(referenceStepSchema, STEPS_EXAMPLE).optional();
 
 export interface ElementFields {
   element?: string;
@@ -194,6 +245,8 @@ export type ClickFields = ElementFields & {
   height?: number;
   doubleClick?: boolean;
   rightClick?: boolean;
+  button?: MouseButton;
+  count?: number;
   modifiers?: string[];
 };
 
@@ -214,8 +267,8 @@ export function clickStep(fields: ClickFields): ClickStep {
   }
   const base = {
     kind: 'click' as const,
-    button: fields.rightClick ? ('right' as const) : ('left' as const),
-    count: fields.doubleClick ? (2 as const) : (1 as const),
+    button: fields.button ?? (fields.rightClick ? ('right' as const) : ('left' as const)),
+    count: fields.count === 2 || fields.doubleClick ? (2 as const) : (1 as const),
     modifiers: normalizeModifiers(fields.modifiers),
   };
   if (query) {
@@ -293,7 +346,7 @@ function stepFromInput(input: StepInput): Step {
     case 'hotkey':
       return hotkeyStep(input.keys);
     case 'press':
-      return pressStep(input.keyName, input.modifierFlags);
+      return 'key' in input ? pressStep(input.key, input.modifiers) : pressStep(input.keyName, input.modifierFlags);
     case 'scroll':
       return scrollStep(input);
     case 'drag':

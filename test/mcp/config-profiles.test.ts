@@ -119,7 +119,7 @@ describe('get_config / set_config', () => {
     assert.equal(line(result, 'config_file'), file);
     assert.equal(line(result, 'watchdog_ms'), '30000 (default; default 30000; a whole number from 1,000 to 30,000 (ms); env TANDEM_WATCHDOG_MS) — longest time one call may hold the person\'s keyboard and mouse');
     assert.match(line(result, 'grace_ms') ?? '', /^300 \(environment;/);
-    assert.match(line(result, 'tools') ?? '', /^"all" \(default; default "all"; "reference", "driver", "all"/);
+    assert.match(line(result, 'tools') ?? '', /^"driver" \(default; default "driver"; "reference", "driver", "all"/);
     const structured = result.structuredContent as { settings: Record<string, { value: unknown; source: string }> };
     assert.deepEqual(Object.keys(structured.settings), ['watchdog_ms', 'grace_ms', 'artifact_max_calls', 'artifact_max_bytes', 'inline', 'inline_image_max_side', 'tools']);
     assert.deepEqual(structured.settings.grace_ms, { ...structured.settings.grace_ms, value: 300, source: 'environment' });

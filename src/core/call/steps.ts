@@ -59,7 +59,7 @@ export interface TypeTextStep {
 
 export interface ScrollStep {
   kind: 'scroll';
-  /** Where the wheel turns: a screen point, over an element (its centre), or a window-local point. */
+  /** Where the wheel turns: a screen point, over an element (its centre), or a pixel of the last zoom. */
   target: ClickTarget;
   /** Lines; positive = content moves up (wheel down), like the reference server's deltaY. */
   deltaY: number;

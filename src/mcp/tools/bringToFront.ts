@@ -11,7 +11,7 @@ export const bringToFront = defineTool({
   type: 'action',
   inputSchema: toolInput({
     pid: pidParam(),
-    window_id: windowIdParam().optional(),
+    window_id: windowIdParam().optional().describe('From list_windows.'),
     inline: inlineParam(),
   }),
   outputSchema: callResultOutput,

@@ -42,10 +42,10 @@ export const drag = defineTool({
   type: 'input',
   inputSchema: toolInput({
     pid: pidParam(),
-    from: dragEnd('from'),
-    to: dragEnd('to'),
+    from: dragEnd('from').describe('Where the press is.'),
+    to: dragEnd('to').describe('Where the release is.'),
     duration_ms: dragDurationParam().optional().describe(`Default ${DEFAULT_DRAG_MS}, at most ${LIMITS.dragMs}.`),
-    button: mouseButtonParam().optional(),
+    button: mouseButtonParam().optional().describe('Default "left".'),
     modifiers: nameList('modifiers', '["shift"]').optional().describe('Keys held, e.g. ["control"] to copy.'),
     inline: inlineParam(),
   }),

@@ -15,7 +15,7 @@ export const setValue = defineTool({
   description:
     'Replaces the whole value of a text field, slider or spin box through accessibility, without keystrokes ("" clears it). Target: element_index, or element (its text) with role.',
   type: 'input',
-  inputSchema: toolInput({ pid: pidParam(), ...elementTargetShape, value: anyText('value', '', LIMITS.valueChars), inline: inlineParam() }),
+  inputSchema: toolInput({ pid: pidParam(), ...elementTargetShape, value: anyText('value', '', LIMITS.valueChars).describe('The new text or number.'), inline: inlineParam() }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) =>
     renderCallResult(await engine.act({ tool: 'set_value', pid: args.pid, steps: [{ kind: 'set-value', query: requiredElementQuery(args, 'set_value'), value: args.value }] }, context)),
@@ -26,7 +26,7 @@ export const setSelected = defineTool({
   title: 'Select or deselect an item',
   description: 'Selects (selected: false deselects) a list row, tab, table cell or menu item through accessibility, without a click.',
   type: 'input',
-  inputSchema: toolInput({ pid: pidParam(), ...elementTargetShape, selected: flag('selected').default(true), inline: inlineParam() }),
+  inputSchema: toolInput({ pid: pidParam(), ...elementTargetShape, selected: flag('selected').default(true).describe('Default true.'), inline: inlineParam() }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) =>
     renderCallResult(
@@ -40,7 +40,7 @@ export const elementAction = defineTool({
   description:
     "Performs an element's accessibility action without the mouse: press (default), show-menu, confirm, cancel, increment, decrement or a platform action name. For apps that ignore synthetic clicks, or targets behind other windows.",
   type: 'input',
-  inputSchema: toolInput({ pid: pidParam(), ...elementTargetShape, action: nonEmptyText('action').default('press'), inline: inlineParam() }),
+  inputSchema: toolInput({ pid: pidParam(), ...elementTargetShape, action: nonEmptyText('action').default('press').describe('Default "press".'), inline: inlineParam() }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) =>
     renderCallResult(

@@ -15,7 +15,7 @@ export const getWindowState = defineTool({
   inputSchema: toolInput({
     pid: pidParam(),
     window_id: windowIdParam().optional().describe('Only this window (from list_windows).'),
-    query: anyText('query', 'e.g. "Save" or "button".').optional(),
+    query: anyText('query', 'e.g. "Save" or "button".').optional().describe('Only lines containing this text.'),
     inline: inlineParam(),
   }),
   outputSchema: callResultOutput,

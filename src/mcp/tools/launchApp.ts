@@ -33,11 +33,11 @@ export const launchApp = defineTool({
   inputSchema: toolInput({
     name: nonEmptyText('name').optional().describe('e.g. "Mousepad": an app name or a program on PATH.'),
     id: nonEmptyText('id').optional().describe('Bundle id or .desktop id.'),
-    path: nonEmptyText('path').optional(),
-    args: list('args', LIMITS.launchArgs, LIMITS.launchArgChars, 'One command-line word each.').optional(),
+    path: nonEmptyText('path').optional().describe('Absolute path of the program.'),
+    args: list('args', LIMITS.launchArgs, LIMITS.launchArgChars, 'One command-line word each.').optional().describe('Command-line words.'),
     urls: list('urls', LIMITS.launchUrls, LIMITS.launchUrlChars, 'An absolute path or a URL with a scheme.').optional().describe('Documents (absolute paths) or URLs to open.'),
     background: flag('background').optional().describe("true: the person's front window stays in front."),
-    new_instance: flag('new_instance').optional(),
+    new_instance: flag('new_instance').optional().describe('true: start another process.'),
   }),
   outputSchema: launchOutput,
   handle: async (engine, args, context) => {

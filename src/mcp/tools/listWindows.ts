@@ -11,7 +11,7 @@ export const listWindows = defineTool({
   type: 'readOnly',
   inputSchema: toolInput({
     pid: pidParam().optional(),
-    on_screen_only: flag('on_screen_only').optional(),
+    on_screen_only: flag('on_screen_only').optional().describe('true: only windows on screen.'),
   }),
   outputSchema: windowsOutput,
   handle: async (engine, args, context) => {

@@ -14,10 +14,10 @@ export const zoom = defineTool({
   inputSchema: toolInput({
     pid: pidParam(),
     window_id: windowIdParam().optional().describe('Default: its frontmost window.'),
-    x: coordinate('x', SCREEN),
-    y: coordinate('y', SCREEN),
-    width: size('width'),
-    height: size('height'),
+    x: coordinate('x', SCREEN).describe('Left of the region.'),
+    y: coordinate('y', SCREEN).describe('Top of the region.'),
+    width: size('width').describe('In points.'),
+    height: size('height').describe('In points.'),
   }),
   outputSchema: zoomOutput,
   handle: async (engine, args, context) => {
