@@ -5,8 +5,7 @@ import { after, describe, it } from 'node:test';
 import { headlessEnv, repoRoot, runCli as runCliIn } from './cliProcess.js';
 import { TOOL_NAMES } from './toolNames.js';
 
-// Some calls below use the reference tools: the CLI's sessions offer every tool.
-const env = headlessEnv({ TANDEM_TOOLS: 'all' });
+const env = headlessEnv();
 after(() => rmSync(env.TANDEM_ARTIFACTS_DIR, { recursive: true, force: true }));
 const runCli = (args: string[], extra: Record<string, string> = {}) => runCliIn(args, { ...env, ...extra });
 
