@@ -1,6 +1,5 @@
 // The driver-style acting tools through a real MCP client on the GTK fixture, checked through
-// what the app itself reports on stdout: a click at a point of its window counted from the
-// window's top-left, a right click opening the entry's own context menu (in the diff), and a
+// what the app itself reports on stdout: a click at the screen point the tree prints, a right click opening the entry's own context menu (in the diff), and a
 // shortcut as a list of keys selecting the field's text so typing replaces it.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -56,7 +55,7 @@ describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
     const { lines } = await treeLines();
     const index = lines.findIndex((line) => line.startsWith('[Text] "Name entry"')) - 4;
     assert.ok(index >= 0, 'the name field is in the tree');
-    await server.callOk('run_steps', { pid: fixture.pid, steps: [{ action: 'click', element_index: index, doubleClick: true }, { action: 'type', text: 'swapped' }] });
+    await server.callOk('run_steps', { pid: fixture.pid, steps: [{ action: 'click', element_index: index, count: 2 }, { action: 'type', text: 'swapped' }] });
     await fixture.waitForEvent((event) => event.event === 'name' && event.text === 'swapped');
     assert.equal(fixture.lastName(), 'swapped', 'the double click selected the one word the field held');
   });
