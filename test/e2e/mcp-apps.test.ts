@@ -99,7 +99,7 @@ function suite(name: string, options: { load: boolean }): void {
       assert.ok(answer.file && existsSync(answer.file), `the tree file is there: ${result.text}`);
       const tree = readFileSync(answer.file, 'utf8');
       assert.match(tree, /^\[PushButton\] "OK"/m, tree);
-      assert.ok(tree.includes('quoted'), `the dialog's text is in the tree: ${tree}`);
+      assert.ok(tree.includes(`[Dialog] "${title}"`), `the dialog, by the title sent, is in the tree: ${tree}`);
       assert.ok(answer.screenshot && existsSync(answer.screenshot), 'and its screenshot');
       assert.ok((answer.element_count ?? 0) > 0);
       // Not in the background: the window manager gives a new window the front here, which is
