@@ -19,7 +19,7 @@ const DRIVER_WORKFLOW = `How to work:
 1. launch_app {name, args} starts an app and answers with its pid and its tree (file, screenshot); list_windows gives the pids and window_ids of apps already running.
 2. get_window_state {pid} reads the app's tree: element lines tagged [element_index N], plus a screenshot; send query to find one element without reading the whole tree.
 3. Act by element_index, or by x,y in screen points exactly as the tree prints them (x:N y:N), never from screenshot pixels: click (button "right", count 2), scroll, drag {from, to}, type_text {element_index, text}, press_key {key, modifiers, count}. set_value, set_selected and element_action act through accessibility, without the pointer. Each is guarded (Esc cancels) and answers with what changed.
-4. A sequence known in advance (click a field, type, press return) goes in ONE run_steps call: one snapshot, one diff, one short interruption for the person.
+4. A sequence known in advance (click a field, type, press return) goes in ONE run_steps call, its steps named as the tools name their fields ({"action":"press","key":"return"}): one snapshot, one diff, one short interruption for the person.
 5. For small things, zoom into a region and click with from_zoom: true in the zoom image's pixels. bring_to_front leaves an app in front for the person; the acting tools put their front app back.
 6. If the person presses Esc the call stops with status: cancelled. They took back control on purpose: do not retry blindly; ask them how to continue.
 7. type_text inserts through accessibility where the field takes it and types keys otherwise; its typed_by line says which.
