@@ -64,7 +64,7 @@ export function summaryFields(text: string): Record<string, string> {
 export interface McpSessionOptions {
   /** Added to the desktop's env (e.g. TANDEM_WATCHDOG_MS). */
   env?: NodeJS.ProcessEnv;
-  /** Added after `tandem mcp --direct` (e.g. ['--tools', 'reference']). */
+  /** Added after `tandem mcp --direct` (e.g. ['--tools', 'reference']); default ['--tools', 'all'], every tool, so a test may call any ([] leaves the profile to the `tools` setting). */
   args?: string[];
   /** Mirror the server's stderr here as it arrives (default: only when TANDEM_E2E_VERBOSE is set). */
   echoStderr?: boolean;
@@ -85,7 +85,7 @@ export class McpSession {
   static async start(on: { env: NodeJS.ProcessEnv }, options: McpSessionOptions = {}): Promise<McpSession> {
     const { command, args } = serverCommand();
     const env = Object.fromEntries(Object.entries({ ...on.env, ...options.env }).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const transport = new StdioClientTransport({ command, args: [...args, ...(options.args ?? [])], env, cwd: REPO_ROOT, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command, args: [...args, ...(options.args ?? ['--tools', 'all'])], env, cwd: REPO_ROOT, stderr: 'pipe' });
     const client = new Client({ name: 'tandem-e2e', version: '1.0.0' });
     const session = new McpSession(client, transport);
     transport.stderr?.on('data', (chunk: Buffer) => {

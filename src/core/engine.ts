@@ -290,8 +290,8 @@ export class Engine implements TandemEngine {
   }
 
   /**
-   * A crop of one of pid's windows (window_id, else its frontmost) around `region` (window-local
-   * points) at full resolution, password fields painted over; remembered for clicks in its pixels.
+   * A crop of one of pid's windows (window_id, else its frontmost) around `region` (screen
+   * points, as the tree prints them) at full resolution, password fields painted over; remembered for clicks in its pixels.
    * Read-only: no guard, nothing moves.
    */
   async zoom(pid: number, windowId: number | undefined, region: Rect, context: CallContext = {}): Promise<ZoomImage> {

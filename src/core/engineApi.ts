@@ -113,7 +113,7 @@ export interface TandemEngine {
   killApp(pid: number, force: boolean, context?: CallContext): Promise<KillOutcome & { file?: string; fileBytes?: number; screenshot?: string; durationMs: number }>;
   /** Top-level windows (of pid, or of every app), frontmost first; read-only. */
   listWindows(pid?: number, onScreenOnly?: boolean, context?: CallContext): Promise<WindowInfo[]>;
-  /** A full-resolution crop of one of pid's windows around a window-local region; remembered for clicks in its pixels. */
+  /** A full-resolution crop of one of pid's windows around a region in screen points; remembered for clicks in its pixels. */
   zoom(pid: number, windowId: number | undefined, region: Rect, context?: CallContext): Promise<ZoomImage>;
   /** The displays, primary first (bounds in screen points, pixels per point); read-only. */
   displays(context?: CallContext): Promise<Display[]>;

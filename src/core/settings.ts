@@ -85,7 +85,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   artifact_max_bytes: DEFAULT_MAX_BYTES,
   inline: false,
   inline_image_max_side: 1_280,
-  tools: 'all',
+  // One family of tools an agent cannot choose wrongly from, at the smallest cost per turn (issue 19).
+  tools: 'driver',
 });
 
 /** What the allowed values of a setting are, in words (every complaint says it). */

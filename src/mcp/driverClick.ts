@@ -1,30 +1,26 @@
-// The driver-style clicks (click, double_click, right_click): a target by element_index from
-// the latest tree, or by x,y relative to the top-left of the app's window (window_id from
-// list_windows, else its frontmost) — the coordinates a model reads off that window's
-// screenshot. Each runs as one guarded transaction, like the _and_traverse tools.
+// The driver-style clicks: a target by element_index from the latest tree, or by x,y in screen
+// points as the tree prints them (x:N y:N) — one coordinate space for every tool — or in the
+// pixels of the app's last zoom image. Each runs as one guarded transaction.
 
 import { TandemError } from '../core/errors.js';
 import { normalizeModifiers } from '../core/input/keys.js';
 import { LIMITS } from '../core/limits.js';
 import type { MouseButton } from '../core/desktop.js';
 import type { ClickStep, ClickTarget } from '../core/call/steps.js';
-import { defineTool } from './defineTool.js';
+import { defineTool, type NamedProfile } from './defineTool.js';
 import { callResultOutput } from './outputSchemas.js';
-import { coordinate, elementIndexParam, flag, inlineParam, nameList, pidParam, toolInput, windowIdParam } from './params.js';
+import { coordinate, elementIndexParam, flag, inlineParam, nameList, pidParam, toolInput } from './params.js';
 import { renderCallResult } from './render.js';
-import { stepsFromInput, stepsParam } from './stepInput.js';
 
-export const WINDOW_POINT_HINT = 'Window-local: 0,0 is the top-left of the window (its screenshot\'s pixels at scale 1).';
+export const SCREEN_POINT_HINT = 'Screen points as the tree prints them (x:N y:N).';
 
 export const driverClickShape = {
   pid: pidParam(),
-  element_index: elementIndexParam().optional().describe('The element to click: its element_index from the latest tree of this pid (the #N its tree or diff line starts with).'),
-  x: coordinate('x', WINDOW_POINT_HINT).optional().describe(`Instead of element_index: x of the click in points from the window's left edge. ${WINDOW_POINT_HINT}`),
-  y: coordinate('y', WINDOW_POINT_HINT).optional().describe("y of the click in points from the window's top edge."),
-  window_id: windowIdParam().optional().describe("With x,y: the window they are relative to (from list_windows); default the app's frontmost window."),
-  from_zoom: flag('from_zoom').optional().describe("true: x,y are pixels of this app's last zoom image (the zoom tool), mapped back to the screen."),
-  modifiers: nameList('modifiers', '["shift"]').optional().describe('Modifier keys held during the click, e.g. ["shift"] to extend a selection, ["control"] to add to it.'),
-  steps: stepsParam,
+  element_index: elementIndexParam().optional().describe('The element (its centre): the #N of its line in the latest tree or diff of this pid.'),
+  x: coordinate('x', SCREEN_POINT_HINT).optional().describe(`Instead of element_index: x in screen points, as the tree prints it (x:N).`),
+  y: coordinate('y', SCREEN_POINT_HINT).optional().describe('y in screen points (y:N).'),
+  from_zoom: flag('from_zoom').optional().describe("true: x,y are pixels of this app's last zoom image."),
+  modifiers: nameList('modifiers', '["shift"]').optional().describe('Keys held, e.g. ["shift"].'),
   inline: inlineParam(),
 };
 
@@ -32,27 +28,23 @@ export interface DriverClickFields {
   element_index?: number;
   x?: number;
   y?: number;
-  window_id?: number;
   from_zoom?: boolean;
   modifiers?: string[];
 }
 
-/** Where a driver action aims: an element by index, a window-local point, or a pixel of the last zoom. */
+/** Where a driver action aims: an element by index, a screen point, or a pixel of the last zoom. */
 export function driverTarget(fields: DriverClickFields, verb = 'click'): ClickTarget {
   const hasPoint = fields.x !== undefined || fields.y !== undefined;
   if (fields.element_index !== undefined) {
-    if (hasPoint || fields.window_id !== undefined || fields.from_zoom) throw new TandemError('bad-input', 'Send element_index, or x and y (with window_id if you like), not both.');
+    if (hasPoint || fields.from_zoom) throw new TandemError('bad-input', 'Send element_index, or x and y, not both.');
     return { query: { index: fields.element_index } };
   }
   if (fields.x === undefined || fields.y === undefined) {
-    if (!hasPoint) throw new TandemError('bad-input', `Say what to ${verb}: element_index from the latest tree, or x and y within the app's window (0 to ${LIMITS.coordinate} points from its top-left).`);
-    throw new TandemError('bad-input', `Send both x and y (${fields.x === undefined ? 'x' : 'y'} is missing), relative to the window's top-left.`);
+    if (!hasPoint) throw new TandemError('bad-input', `Say what to ${verb}: element_index from the latest tree, or x and y in screen points as the tree prints them (within ±${LIMITS.coordinate}).`);
+    throw new TandemError('bad-input', `Send both x and y (${fields.x === undefined ? 'x' : 'y'} is missing), in screen points as the tree prints them.`);
   }
-  if (fields.from_zoom) {
-    if (fields.window_id !== undefined) throw new TandemError('bad-input', 'from_zoom points are pixels of the last zoom image, which knows its window: leave window_id out.');
-    return { zoomPixel: { x: fields.x, y: fields.y } };
-  }
-  return { windowPoint: { x: fields.x, y: fields.y }, ...(fields.window_id !== undefined ? { windowId: fields.window_id } : {}) };
+  if (fields.from_zoom) return { zoomPixel: { x: fields.x, y: fields.y } };
+  return { point: { x: fields.x, y: fields.y } };
 }
 
 /** The click step for one driver click; bad-input naming what to send when the target is unclear. */
@@ -61,17 +53,16 @@ export function driverClickStep(fields: DriverClickFields, button: MouseButton, 
 }
 
 /** A click tool with a fixed button and count (double_click, right_click): declared as data. */
-export function driverClickTool(spec: { name: string; title: string; description: string; button: MouseButton; count: 1 | 2 }) {
+export function driverClickTool(spec: { name: string; profiles?: readonly NamedProfile[]; title: string; description: string; button: MouseButton; count: 1 | 2 }) {
   return defineTool({
     name: spec.name,
+    ...(spec.profiles ? { profiles: spec.profiles } : {}),
     title: spec.title,
     description: spec.description,
     type: 'input',
     inputSchema: toolInput(driverClickShape),
     outputSchema: callResultOutput,
-    handle: async (engine, args, context) => {
-      const steps = [driverClickStep(args, spec.button, spec.count), ...stepsFromInput(args.steps)];
-      return renderCallResult(await engine.act({ tool: spec.name, pid: args.pid, steps }, context));
-    },
+    handle: async (engine, args, context) =>
+      renderCallResult(await engine.act({ tool: spec.name, pid: args.pid, steps: [driverClickStep(args, spec.button, spec.count)] }, context)),
   });
 }

@@ -42,7 +42,7 @@ const GUIDANCE_BY_REASON: Record<ReasonKey, string | null> = {
   'bad-input/no-tree': "Read the app first (refresh_traversal {pid} or get_window_state {pid}) and take the element_index from that tree, or send the element's text instead.",
   'bad-input/key': 'Send one of the named keys or a single character; put modifiers in the modifiers list, not in the key name.',
   'bad-input/modifier': 'Send modifiers from that list.',
-  'bad-input/zoom-region': 'Send a region inside the window, in window-local points (list_windows gives its size).',
+  'bad-input/zoom-region': 'Send a region inside the window, in screen points as the tree prints them (list_windows gives its bounds).',
   'bad-input/zoom-pixel': 'Send a pixel inside the last zoom image, or zoom again on the part you need.',
   'bad-input/value-rejected': 'Check the element and the value (its type and range) in the tree, then try again.',
   'not-found/no-window': 'Take a window_id from list_windows {pid}.',

@@ -1,5 +1,5 @@
 // The server's `instructions`: the workflow a model should follow, sent once at initialize. A
-// session offers one tool profile (reference, driver or all), and the text describes only the
+// session offers one tool profile (driver — the default —, reference or all), and the text describes only the
 // tools it offers: a workflow whose tools are absent is left out.
 
 const INTRO = `Tandem operates the desktop apps on the person's own computer while they are still at it. Every acting tool holds back their keyboard and mouse for the moment it runs, then gives them back and puts their cursor and front app back.`;
@@ -14,17 +14,16 @@ const REFERENCE_WORKFLOW = `How to work:
 6. If the person presses Esc the call stops with status: cancelled. They took back control on purpose: do not retry blindly; ask them how to continue.
 7. Errors say what to send instead. After "unknown pid" call list_applications; after a stale element_index or "not found" call refresh_traversal and grep the new file.`;
 
-/** The driver-style workflow (profile driver). */
-const DRIVER_WORKFLOW = `How to work with the window tools:
-1. list_windows gives each window's pid and window_id, frontmost first.
-2. get_window_state {pid} reads the app's tree: element lines starting with #N (N is the element_index, as on tree and diff lines), plus a screenshot; send query to find one element without reading the whole tree.
-3. Act by element_index with click, double_click, right_click or scroll, or by x,y from the window's top-left; hotkey presses a shortcut. Each is guarded (Esc cancels) and answers with what changed.
-4. For small things, zoom into a region of the window and click with from_zoom: true in the zoom image's pixels.
-5. bring_to_front leaves an app in front for the person; the acting tools put their front app back.
+/** The driver-style workflow (profile driver, the default). */
+const DRIVER_WORKFLOW = `How to work:
+1. launch_app {name, args} starts an app and answers with its pid and its tree (file, screenshot); list_windows gives the pids and window_ids of apps already running.
+2. get_window_state {pid} reads the app's tree: element lines starting with #N (N is the element_index, on tree and diff lines alike), plus a screenshot; send query to find one element without reading the whole tree.
+3. Act by element_index, or by x,y in screen points exactly as the tree prints them (x:N y:N), never from screenshot pixels: click (button "right", count 2), scroll, drag {from, to}, type_text {element_index, text}, press_key {key, modifiers, count}. set_value, set_selected and element_action act through accessibility, without the pointer. Each is guarded (Esc cancels) and answers with what changed.
+4. A sequence known in advance (click a field, type, press return) goes in ONE run_steps call, its steps named as the tools name their fields ({"action":"press","key":"return"}): one snapshot, one diff, one short interruption for the person.
+5. For small things, zoom into a region and click with from_zoom: true in the zoom image's pixels. bring_to_front leaves an app in front for the person; the acting tools put their front app back.
 6. If the person presses Esc the call stops with status: cancelled. They took back control on purpose: do not retry blindly; ask them how to continue.
-7. To fill a field, type_text {pid, element_index, text} inserts the text through accessibility where the field takes it (one edit, fast) and types keys otherwise; its typed_by line says which, and when the field kept other text. replace: true replaces all the field holds (a Save dialog's file name, whose stem alone is selected). press_key {pid, key, count} repeats a key (count 5 of backspace deletes five characters).
-8. drag {pid, from, to} presses at from, moves to to and releases (each end an element_index or a window point): sliders, selections, moving things.
-9. launch_app {name, args} starts an app with arguments (background: true keeps the person's window in front). kill_app {pid} closes one without losing unsaved work: when it answers status: asking, the app put up a question (e.g. "Save changes?") and nothing was pressed — ask the person before answering it or sending force: true, which may lose their work.`;
+7. type_text inserts through accessibility where the field takes it and types keys otherwise; its typed_by line says which, and when the field kept other text. replace: true replaces all the field holds (a Save dialog's file name, whose stem alone is selected).
+8. kill_app {pid} closes an app without losing unsaved work: when it answers status: asking, nothing was pressed — ask the person before answering it or sending force: true.`;
 
 const CONFIG_LINE = `Settings: get_config shows them (the watchdog, inline answers and their image size, artifact retention, the tool profile) and where each comes from; set_config changes them for the person, from the next call on: change them when the person asks.`;
 

@@ -4,71 +4,34 @@
 import { z } from 'zod';
 
 export const callResultOutput = z.object({
-  status: z.enum(['ok', 'cancelled', 'watchdog', 'error']).describe('ok, or why the call did not finish.'),
+  status: z.enum(['ok', 'cancelled', 'watchdog', 'error']),
   tool: z.string(),
-  pid: z.number().describe('The target app.'),
+  pid: z.number(),
   app: z.string(),
-  file: z.string().optional().describe('Tree (open/refresh) or diff (actions) file: grep it.'),
+  file: z.string().optional(),
   file_bytes: z.number().optional(),
-  element_count: z.number().describe('Elements in the tree.'),
+  element_count: z.number(),
   visible_elements: z.number(),
-  screenshot: z.string().optional().describe('PNG of the window; a crosshair marks the click point.'),
-  summary: z.string().describe('One line: what changed.'),
-  text_changes: z
-    .array(z.object({ role: z.string(), field: z.literal('value').optional(), name: z.string().optional(), before: z.string(), after: z.string() }))
-    .describe('Labels that changed, and values (field "value": typed text, numbers, choices) with the label of their element in name.'),
-  renumbered: z.number().optional().describe('Elements whose element_index changed: indexes from older trees no longer hold.'),
-  app_switch: z
-    .object({ pid: z.number(), app: z.string(), file: z.string().optional() })
-    .optional()
-    .describe('Another app took the front (a dialog, a launched app): act on this pid next.'),
-  launched: z
-    .array(z.object({ pid: z.number(), app: z.string() }))
-    .optional()
-    .describe('Processes the action started that showed no window yet: refresh_traversal their pid later.'),
-  choices: z
-    .array(
-      z.object({
-        step: z.number().describe('1-based step.'),
-        element_index: z.number().optional().describe('Absent when the element is gone after the call.'),
-        role: z.string(),
-        name: z.string(),
-        over: z.object({ element_index: z.number().optional(), role: z.string(), name: z.string() }).describe('The best of the other elements with the same label.'),
-        reason: z.enum(['unblocked', 'visible', 'enabled', 'editable', 'interactive', 'actionable', 'label', 'exact', 'shorter', 'first']),
-        why: z.string(),
-        matched: z.number().describe('Elements the query matched, the chosen one included.'),
-      }),
-    )
-    .optional()
-    .describe('Steps whose element text matched several elements with the same label: the one used (element_index in the tree after the call), and why.'),
-  typed_by: z
-    .array(
-      z.object({
-        step: z.number().describe('1-based step.'),
-        method: z.enum(['insertion', 'keys']),
-        reason: z.enum(['mode', 'no-target', 'not-editable', 'no-editable-text']).optional().describe('Why keys rather than insertion.'),
-        element_index: z.number().optional(),
-        role: z.string().optional(),
-        name: z.string().optional(),
-        replaced: z.boolean().optional().describe('The text replaced all the field held.'),
-        kept_other_text: z.boolean().optional().describe('The field kept text it had besides the text sent.'),
-      }),
-    )
-    .optional()
-    .describe('type_text: whether the text was inserted through accessibility or typed as keys, into which element, and why keys.'),
-  steps: z.array(z.string()).describe('Steps completed, in order.'),
+  screenshot: z.string().optional(),
+  summary: z.string(),
+  // Nested facts are declared as objects only: their keys are the text lines' keys, and their
+  // full shapes repeated in every acting tool would cost each model turn kilobytes (issue 19).
+  text_changes: z.array(z.looseObject({})),
+  renumbered: z.number().optional(),
+  app_switch: z.looseObject({ pid: z.number() }).optional(),
+  launched: z.array(z.looseObject({})).optional(),
+  choices: z.array(z.looseObject({})).optional(),
+  typed_by: z.array(z.looseObject({})).optional(),
+  steps: z.array(z.string()),
   steps_total: z.number(),
-  human_input_blocked: z.number().describe("The person's key/pointer events held back during the call."),
-  input_leaked: z.number().optional().describe("Times the guard let go for a moment during the call: the person's input then reached the apps."),
-  watchdog: z.boolean().describe('The watchdog gave control back before the call finished.'),
+  human_input_blocked: z.number(),
+  input_leaked: z.number().optional(),
+  watchdog: z.boolean(),
   truncated: z.string().optional(),
-  restore: z.object({
-    cursor: z.boolean(),
-    frontmost: z.enum(['restored', 'not-needed', 'skipped-handoff', 'failed']),
-  }),
+  restore: z.looseObject({}),
   duration_ms: z.number(),
-  hint: z.string().optional().describe('What to do next.'),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  hint: z.string().optional(),
+  error: z.looseObject({ code: z.string() }).optional(),
 });
 
 export type CallResultOutput = z.output<typeof callResultOutput>;
@@ -136,6 +99,9 @@ export const launchOutput = z.object({
   started: z.enum(['new', 'already-running', 'handed-over']).describe('new: a process was started; already-running: nothing was started; handed-over: the new process passed its arguments to the running instance and exited.'),
   windows: z.array(windowOutput).describe('Its top-level windows, frontmost first (as list_windows).'),
   front: z.enum(['not-asked', 'kept', 'restored', 'failed']).describe("background: whether the person's front window stayed or was put back in front."),
+  file: z.string().optional().describe("The app's tree, read once it arrived: grep it."),
+  screenshot: z.string().optional(),
+  element_count: z.number().optional(),
   duration_ms: z.number(),
   hint: z.string(),
 });

@@ -96,7 +96,7 @@ export function windowIdParam(): z.ZodNumber {
 export function inlineParam(): z.ZodOptional<z.ZodBoolean> {
   return flag('inline')
     .optional()
-    .describe('true: put the screenshot (at most 1,280 px) and the tree or diff text (up to 20,000 characters) in the answer itself, for clients that cannot read local files. The files are written either way and linked as resources.');
+    .describe('true: the screenshot and the tree or diff text come in the answer, for clients that cannot read local files.');
 }
 
 export function nameList(name: string, examples: string): z.ZodArray<z.ZodString> {
@@ -107,19 +107,17 @@ export function nameList(name: string, examples: string): z.ZodArray<z.ZodString
 export const PID_HINT = 'Use the pid from open_application_and_traverse or list_applications.';
 
 export function pidParam(): z.ZodNumber {
-  return wholeNumber('pid', { min: 1, max: LIMITS.pid, hint: PID_HINT }).describe(
-    'Process id of the target app, from open_application_and_traverse or list_applications.',
-  );
+  return wholeNumber('pid', { min: 1, max: LIMITS.pid, hint: PID_HINT }).describe("The app's process id.");
 }
 
 export const MODIFIERS_DESCRIPTION =
-  'Modifier keys held during the key press, e.g. ["command","shift"]. Accepted: shift, control (ctrl), alt (option), meta (command/cmd/super), fn.';
+  'Keys held, e.g. ["ctrl","shift"]: shift, control (ctrl), alt (option), meta (command, super), fn.';
 
 export const KEY_DESCRIPTION =
-  'a named key (return, tab, escape, space, backspace, delete (forward delete), up, down, left, right, pageup, pagedown, home, end, insert, f1–f12) or one character ("a", "/"). Modifiers go in the modifier list, not in the name.';
+  'return, tab, escape, space, backspace, delete, up, down, left, right, pageup, pagedown, home, end, insert, f1–f12, or one character ("a").';
 
 export const ROLE_DESCRIPTION =
-  'Optional role filter for the element search, case-insensitive substring of the role shown in the tree ("button" matches [PushButton], "text" matches [Text] and [TextField]).';
+  'Role filter: part of the tree\'s [Role], e.g. "button", "text".';
 
 /**
  * A tool's arguments object. Strict, so a misspelt optional parameter ("presskey") is reported

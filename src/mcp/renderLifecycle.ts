@@ -4,6 +4,7 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { KillAppResult, LaunchAppResult } from '../core/engine.js';
+import type { CallResult } from '../core/call/result.js';
 import type { WindowInfo } from '../core/model.js';
 import { POLITE_QUIT_WAIT_MS } from '../core/apps/appLifecycle.js';
 import { formatElementLine, quoteText } from '../core/tree/treeFormat.js';
@@ -38,13 +39,20 @@ const FRONT_TEXT: Record<LaunchOutput['front'], string | undefined> = {
   failed: "the person's front window could not be put back in front (the window manager declined)",
 };
 
-export function renderLaunch(result: LaunchAppResult): CallToolResult {
+/**
+ * The launch answer; `tree` is the read of the app's tree taken once it arrived (its summary
+ * lines follow the launch's, as open_application_and_traverse answers), or the message of why it
+ * could not be read — the launch stands either way.
+ */
+export function renderLaunch(result: LaunchAppResult, tree?: { read: CallResult; rendered: CallToolResult } | { failed: string }): CallToolResult {
   const { app } = result;
   const started: LaunchOutput['started'] = app.alreadyRunning ? 'already-running' : app.handedOver ? 'handed-over' : 'new';
+  const read = tree && 'read' in tree ? tree.read : undefined;
+  const next = read?.file ? `grep its tree file ${read.file} for the element you need` : 'get_window_state reads its elements';
   const hint =
     started === 'already-running'
-      ? `${app.name} was already running: nothing was started and the arguments were not passed. Act on pid ${app.pid}, or send new_instance: true to start another.`
-      : `Act on pid ${app.pid}: get_window_state or refresh_traversal reads its elements.`;
+      ? `${app.name} was already running: nothing was started and the arguments were not passed. Act on pid ${app.pid} (${next}), or send new_instance: true to start another.`
+      : `Act on pid ${app.pid}: ${next}.`;
   const structured: LaunchOutput = {
     status: 'ok',
     pid: app.pid,
@@ -53,6 +61,9 @@ export function renderLaunch(result: LaunchAppResult): CallToolResult {
     started,
     windows: result.windows.map(windowOutput),
     front: result.front,
+    ...(read?.file ? { file: read.file } : {}),
+    ...(read?.screenshot ? { screenshot: read.screenshot } : {}),
+    ...(read ? { element_count: read.elementCount } : {}),
     duration_ms: Math.round(result.durationMs),
     hint,
   };
@@ -64,9 +75,14 @@ export function renderLaunch(result: LaunchAppResult): CallToolResult {
     `started: ${started}`,
     ...result.windows.map(windowLine),
     ...(front ? [`front: ${result.front}: ${front}`] : []),
+    ...(tree && 'failed' in tree ? [`tree: not read: ${tree.failed}`] : []),
     `hint: ${hint}`,
   ];
-  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
+  // The tree's own lines (file, screenshot, elements) and its resource links; its status and hint are the launch's.
+  const treeContent = (tree && 'rendered' in tree ? tree.rendered.content : []).map((item, index) =>
+    index === 0 && item.type === 'text' ? { ...item, text: item.text.split('\n').filter((line) => !/^(status|tool|pid|app|hint): /.test(line)).join('\n') } : item,
+  );
+  return { content: [{ type: 'text', text: lines.join('\n') }, ...treeContent], structuredContent: structured };
 }
 
 function killHint(result: KillAppResult): string {
@@ -112,7 +128,7 @@ export function renderKill(result: KillAppResult): CallToolResult {
   ];
   if (result.dialog) {
     lines.push(`dialog: ${quoteText(result.dialog.title)}${result.dialog.windowId !== undefined ? ` window ${result.dialog.windowId}` : ''}`);
-    lines.push(...dialogLines.map(({ element_index, line }) => `  [element_index ${element_index}] ${line}`));
+    lines.push(...dialogLines.map(({ element_index, line }) => `  #${element_index} ${line}`));
     if ((result.dialog.elements.length ?? 0) > dialogLines.length) lines.push(`  … ${result.dialog.elements.length - dialogLines.length} more in the file`);
   }
   lines.push(...result.windows.map(windowLine));

@@ -8,7 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext, TandemEngine } from '../core/engineApi.js';
-import { TOOL_PROFILES, type ToolProfile } from '../core/settings.js';
+import { DEFAULT_SETTINGS, TOOL_PROFILES, type ToolProfile } from '../core/settings.js';
 import { annotationsFor, inProfile, type ToolDefinition } from './defineTool.js';
 import { registerArtifactResources } from './artifactResources.js';
 import { errorResult } from './errors.js';
@@ -27,7 +27,7 @@ export interface McpServerOptions {
   version?: string;
   /** `inline` for calls that do not send it; default: the engine's `inline` setting at each call. */
   inlineByDefault?: boolean;
-  /** The tool profile this session offers (default all); the launcher and the host pass the flag's, else the `tools` setting. */
+  /** The tool profile this session offers (default: the `tools` setting's default, driver); the launcher and the host pass the flag's, else the `tools` setting. */
   profile?: ToolProfile;
   /** Session label for the feed; defaults to the client's own name from initialize. */
   clientId?: string;
@@ -103,7 +103,7 @@ export function toolsOf(profile: ToolProfile): ToolDefinition[] {
 }
 
 export function createMcpServer(engine: TandemEngine, options: McpServerOptions = {}): McpServer {
-  const profile = options.profile ?? 'all';
+  const profile = options.profile ?? DEFAULT_SETTINGS.tools;
   const offered = toolsOf(profile);
   const offeredNames = new Set(offered.map((tool) => tool.name));
   const refuse = (name: string): CallToolResult | undefined => {

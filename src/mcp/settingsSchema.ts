@@ -3,7 +3,7 @@
 // refused by core (the CLI, the app) read the same.
 
 import { z } from 'zod';
-import { DEFAULT_SETTINGS, SETTING_NAMES, SETTING_SPECS, allowedValues, notSettingsComplaint, settingComplaint, unknownSettingsComplaint, type SettingName, type SettingSpec } from '../core/settings.js';
+import { SETTING_NAMES, SETTING_SPECS, notSettingsComplaint, settingComplaint, unknownSettingsComplaint, type SettingName, type SettingSpec } from '../core/settings.js';
 
 /** The zod schema of one setting's value, whose every complaint names the setting and its allowed values. */
 export function settingSchema(name: SettingName): z.ZodType {
@@ -23,9 +23,9 @@ let changesSchema: z.ZodObject | undefined;
 
 function buildChangesSchema(): z.ZodObject {
   const shape = Object.fromEntries(
-    SETTING_NAMES.map((name) => [name, settingSchema(name).nullable().optional().describe(`${SETTING_SPECS[name].about}: ${allowedValues(name)}; null for the default (${JSON.stringify(DEFAULT_SETTINGS[name])}).`)]),
+    SETTING_NAMES.map((name) => [name, settingSchema(name).nullable().optional().describe(SETTING_SPECS[name].about)]),
   );
   return z.strictObject(shape, {
     error: (issue) => (issue.code === 'unrecognized_keys' ? unknownSettingsComplaint(issue.keys as string[]) : notSettingsComplaint()),
-  }).describe('The settings to change, by name: e.g. {"watchdog_ms": 15000, "inline": true}. get_config lists them with their allowed values.');
+  }).describe('By name, e.g. {"inline": true}; null puts one back to its default.');
 }

@@ -1,5 +1,7 @@
-// The `steps` parameter of click/type/press (an ordered list run inside one guarded
-// transaction) and the conversion of every tool's input into core Step objects. Keys and
+// The `steps` parameter (an ordered list run inside one guarded transaction) in two dialects:
+// run_steps speaks the driver tools' field names (key, modifiers, button, count), the reference
+// tools' `steps` keep the seeds' names (keyName, modifierFlags, doubleClick, rightClick) for the
+// clients written for them. Also the conversion of every tool's input into core Step objects. Keys and
 // modifiers go through core/input/keys.ts, which throws bad-input with a message naming what to send.
 
 import { z } from 'zod';
@@ -29,26 +31,53 @@ import {
 
 export const MAX_WAIT_MS = LIMITS.waitMs;
 
-/** Fields that name a click target, shared by click_and_traverse and the click step. */
-export const clickTargetShape = {
-  x: coordinate('x').optional().describe('X of the click in screen points, from the tree (x:N). Alone with y it is the exact click point; with width and height, the top-left of the rectangle whose centre is clicked.'),
-  y: coordinate('y').optional().describe('Y of the click in screen points, from the tree (y:N).'),
-  width: size('width').optional().describe('Width of the element (w:N from the tree); with height, the click lands at the centre of the rectangle.'),
-  height: size('height').optional().describe('Height of the element (h:N from the tree).'),
-  element: nonEmptyText('element').optional().describe('Instead of x/y: case-insensitive text of the element to click, part of its name (a field\'s label) or value, e.g. "Save". Among matches, what can be clicked or typed into wins over static text (a field over its label when typing follows); the answer says which when two share a name. Scrolled into view first.'),
-  element_index: elementIndexParam().optional().describe('Instead of x/y: the element index from the latest tree of this pid (the #N its tree or diff line starts with).'),
+/** Where a click lands: a tree point (or the centre of a tree box), or an element. */
+const pointOrElementShape = {
+  x: coordinate('x').optional().describe('Screen x as the tree prints it (x:N); with width and height, the centre of that box.'),
+  y: coordinate('y').optional(),
+  width: size('width').optional(),
+  height: size('height').optional(),
+  element: nonEmptyText('element').optional().describe('Instead of x/y: part of its name or value, e.g. "Save".'),
+  element_index: elementIndexParam().optional(),
   role: nonEmptyText('role').optional().describe(ROLE_DESCRIPTION),
-  doubleClick: flag('doubleClick').optional().describe('Double-click instead of a single click.'),
-  rightClick: flag('rightClick').optional().describe('Right-click (context menu) instead of a left click.'),
+};
+
+/** Fields that name a click target, shared by click_and_traverse and its click step. */
+export const clickTargetShape = {
+  ...pointOrElementShape,
+  doubleClick: flag('doubleClick').optional(),
+  rightClick: flag('rightClick').optional(),
+};
+
+/** click_and_traverse's own target fields, each described (a step's fields go without, to keep the list small). */
+export const describedClickTargetShape = {
+  ...clickTargetShape,
+  y: pointOrElementShape.y.describe('Screen y as the tree prints it (y:N).'),
+  width: pointOrElementShape.width.describe('The w: of the tree line.'),
+  height: pointOrElementShape.height.describe('The h: of the tree line.'),
+  element_index: pointOrElementShape.element_index.describe('From the latest tree of this pid.'),
+  doubleClick: clickTargetShape.doubleClick.describe('true: a double click.'),
+  rightClick: clickTargetShape.rightClick.describe('true: a right click.'),
 };
 
 const modifierList = (name: string) => nameList(name, '["command","shift"]');
 
-const clickStepSchema = toolInput(
+const referenceClickStepSchema = toolInput(
   {
     action: z.literal('click'),
     ...clickTargetShape,
-    modifiers: modifierList('modifiers').optional().describe('Modifier keys held during the click, e.g. ["shift"] to extend a selection.'),
+    modifiers: modifierList('modifiers').optional(),
+  },
+  'A click step',
+);
+
+const driverClickStepSchema = toolInput(
+  {
+    action: z.literal('click'),
+    ...pointOrElementShape,
+    button: mouseButtonParam().optional(),
+    count: wholeNumber('count', { min: 1, max: 2 }).optional(),
+    modifiers: modifierList('modifiers').optional(),
   },
   'A click step',
 );
@@ -56,16 +85,25 @@ const clickStepSchema = toolInput(
 const typeStepSchema = toolInput(
   {
     action: z.literal('type'),
-    text: nonEmptyText('text', 'To clear a field, press backspace or use set_value_and_traverse. Split longer text over several steps or calls.', LIMITS.typedChars).describe(`Text to type at the keyboard focus (at most ${LIMITS.typedChars} characters).`),
+    text: nonEmptyText('text', 'To clear a field, press backspace or use set_value_and_traverse. Split longer text over several steps or calls.', LIMITS.typedChars),
   },
   'A type step',
 );
 
-const pressStepSchema = toolInput(
+const referencePressStepSchema = toolInput(
   {
     action: z.literal('press'),
-    keyName: nonEmptyText('keyName', '', LIMITS.keyNameChars).describe(`Key to press: ${KEY_DESCRIPTION}`),
-    modifierFlags: modifierList('modifierFlags').optional().describe(MODIFIERS_DESCRIPTION),
+    keyName: nonEmptyText('keyName', '', LIMITS.keyNameChars),
+    modifierFlags: modifierList('modifierFlags').optional(),
+  },
+  'A press step',
+);
+
+const driverPressStepSchema = toolInput(
+  {
+    action: z.literal('press'),
+    key: nonEmptyText('key', '', LIMITS.keyNameChars),
+    modifiers: modifierList('modifiers').optional(),
   },
   'A press step',
 );
@@ -80,7 +118,7 @@ export function hotkeyKeys(name: string) {
 const hotkeyStepSchema = toolInput(
   {
     action: z.literal('hotkey'),
-    keys: hotkeyKeys('keys'),
+    keys: nameList('keys', '["ctrl","shift","t"]').min(1, { error: () => 'keys is empty: send the modifiers then the key, e.g. ["ctrl","s"].' }),
   },
   'A hotkey step',
 );
@@ -88,10 +126,10 @@ const hotkeyStepSchema = toolInput(
 const scrollStepSchema = toolInput(
   {
     action: z.literal('scroll'),
-    x: coordinate('x').describe('X of the point to scroll at (inside the scrollable area).'),
-    y: coordinate('y').describe('Y of the point to scroll at.'),
-    deltaY: scrollLines('deltaY').describe(`Lines (at most ${LIMITS.scrollLines} either way): positive reveals content below, negative content above.`),
-    deltaX: scrollLines('deltaX').optional().describe('Lines: positive reveals content to the right.'),
+    x: coordinate('x'),
+    y: coordinate('y'),
+    deltaY: scrollLines('deltaY'),
+    deltaX: scrollLines('deltaX').optional(),
   },
   'A scroll step',
 );
@@ -100,11 +138,11 @@ const scrollStepSchema = toolInput(
 const dragStepEnd = (end: 'from' | 'to') =>
   toolInput(
     {
-      x: coordinate('x').optional().describe(`X of the drag's ${end === 'from' ? 'start (where the button is pressed)' : 'end (where it is released)'} in screen points, from the tree (x:N).`),
-      y: coordinate('y').optional().describe('Y in screen points, from the tree (y:N).'),
-      element: nonEmptyText('element').optional().describe('Instead of x/y: text of the element (its centre), as in a click step.'),
-      element_index: elementIndexParam().optional().describe('Instead of x/y: the element index from the latest tree of this pid.'),
-      role: nonEmptyText('role').optional().describe(ROLE_DESCRIPTION),
+      x: coordinate('x').optional(),
+      y: coordinate('y').optional(),
+      element: nonEmptyText('element').optional(),
+      element_index: elementIndexParam().optional(),
+      role: nonEmptyText('role').optional(),
     },
     `A drag step's "${end}"`,
   );
@@ -114,9 +152,9 @@ const dragStepSchema = toolInput(
     action: z.literal('drag'),
     from: dragStepEnd('from'),
     to: dragStepEnd('to'),
-    duration_ms: dragDurationParam().optional().describe(`Press to release, in ms (default ${DEFAULT_DRAG_MS}, at most ${LIMITS.dragMs}).`),
-    button: mouseButtonParam().optional().describe('The button held: "left" (default), "right" or "middle".'),
-    modifiers: modifierList('modifiers').optional().describe('Modifier keys held during the drag, e.g. ["control"] to copy instead of move.'),
+    duration_ms: dragDurationParam().optional(),
+    button: mouseButtonParam().optional(),
+    modifiers: modifierList('modifiers').optional(),
   },
   'A drag step',
 );
@@ -124,32 +162,47 @@ const dragStepSchema = toolInput(
 const waitStepSchema = toolInput(
   {
     action: z.literal('wait'),
-    ms: wholeNumber('ms', { min: 0, max: MAX_WAIT_MS }).describe(`Milliseconds to wait for the app (at most ${MAX_WAIT_MS}).`),
+    ms: wholeNumber('ms', { min: 0, max: MAX_WAIT_MS }),
   },
   'A wait step',
 );
 
 const STEP_ACTIONS = ['click', 'type', 'press', 'hotkey', 'scroll', 'drag', 'wait'] as const;
 
+/** The reference tools' steps (the seeds' field names). */
 export const STEPS_EXAMPLE =
   '[{"action":"click","element":"Search","role":"text"},{"action":"type","text":"invoice"},{"action":"press","keyName":"return"}]';
 
-export const stepSchema = z.discriminatedUnion('action', [clickStepSchema, typeStepSchema, pressStepSchema, hotkeyStepSchema, scrollStepSchema, dragStepSchema, waitStepSchema], {
+/** run_steps' steps (the driver tools' field names). */
+export const RUN_STEPS_EXAMPLE =
+  '[{"action":"click","element":"Search","role":"text"},{"action":"type","text":"invoice"},{"action":"press","key":"return"}]';
+
+const referenceStepSchema = z.discriminatedUnion('action', [referenceClickStepSchema, typeStepSchema, referencePressStepSchema, hotkeyStepSchema, scrollStepSchema, dragStepSchema, waitStepSchema], {
   error: () => `Each step needs "action": one of ${STEP_ACTIONS.join(', ')}. Example: ${STEPS_EXAMPLE}`,
 });
 
-export type StepInput = z.output<typeof stepSchema>;
+const driverStepSchema = z.discriminatedUnion('action', [driverClickStepSchema, typeStepSchema, driverPressStepSchema, hotkeyStepSchema, scrollStepSchema, dragStepSchema, waitStepSchema], {
+  error: () => `Each step needs "action": one of ${STEP_ACTIONS.join(', ')}. Example: ${RUN_STEPS_EXAMPLE}`,
+});
 
-export const stepsParam = z
-  .array(stepSchema, { error: () => `steps must be an array of step objects, e.g. ${STEPS_EXAMPLE}` })
-  .min(1, { error: () => `steps is empty: leave it out or send at least one step, e.g. ${STEPS_EXAMPLE}` })
-  .max(LIMITS.steps, { error: () => `steps takes at most ${LIMITS.steps} steps per call: split the work over several calls.` })
-  .optional()
-  .describe(
-    `Optional ordered steps run after this tool's own action, inside the same guarded transaction (one snapshot before, one diff after). ` +
-      `Each step is an object with "action": click {x,y[,width,height] | element[,role] | element_index, doubleClick?, rightClick?, modifiers?}, ` +
-      `type {text}, press {keyName, modifierFlags?}, hotkey {keys: ["ctrl","s"]}, scroll {x, y, deltaY, deltaX?}, drag {from, to: each {x,y} | {element[,role]} | {element_index}, duration_ms?, button?, modifiers?}, wait {ms ≤ ${MAX_WAIT_MS}}. Example: ${STEPS_EXAMPLE}`,
-  );
+export type StepInput = z.output<typeof referenceStepSchema> | z.output<typeof driverStepSchema>;
+
+function stepsListOf<Step extends z.ZodType>(step: Step, example: string) {
+  return z
+    .array(step, { error: () => `steps must be an array of step objects, e.g. ${example}` })
+    .min(1, { error: () => `steps is empty: leave it out or send at least one step, e.g. ${example}` })
+    .max(LIMITS.steps, { error: () => `steps takes at most ${LIMITS.steps} steps per call: split the work over several calls.` })
+    .describe(
+      `Run in order in one guarded call (one snapshot before, one diff after). x,y: screen points as the tree prints them; with width,height the centre of that box. ` +
+        `Example: ${example}`,
+    );
+}
+
+/** The steps list, required, in the driver tools' field names: run_steps' argument. */
+export const stepsList = stepsListOf(driverStepSchema, RUN_STEPS_EXAMPLE);
+
+/** The optional steps that follow a reference tool's own action, in the seeds' field names. */
+export const stepsParam = stepsListOf(referenceStepSchema, STEPS_EXAMPLE).optional();
 
 export interface ElementFields {
   element?: string;
@@ -192,6 +245,8 @@ export type ClickFields = ElementFields & {
   height?: number;
   doubleClick?: boolean;
   rightClick?: boolean;
+  button?: MouseButton;
+  count?: number;
   modifiers?: string[];
 };
 
@@ -212,8 +267,8 @@ export function clickStep(fields: ClickFields): ClickStep {
   }
   const base = {
     kind: 'click' as const,
-    button: fields.rightClick ? ('right' as const) : ('left' as const),
-    count: fields.doubleClick ? (2 as const) : (1 as const),
+    button: fields.button ?? (fields.rightClick ? ('right' as const) : ('left' as const)),
+    count: fields.count === 2 || fields.doubleClick ? (2 as const) : (1 as const),
     modifiers: normalizeModifiers(fields.modifiers),
   };
   if (query) {
@@ -291,7 +346,7 @@ function stepFromInput(input: StepInput): Step {
     case 'hotkey':
       return hotkeyStep(input.keys);
     case 'press':
-      return pressStep(input.keyName, input.modifierFlags);
+      return 'key' in input ? pressStep(input.key, input.modifiers) : pressStep(input.keyName, input.modifierFlags);
     case 'scroll':
       return scrollStep(input);
     case 'drag':

@@ -11,8 +11,6 @@ function describeTarget(target: Loose | undefined): string {
   if (!target) return '';
   const point = target.point as Loose | undefined;
   if (point) return `${point.x},${point.y}`;
-  const windowPoint = target.windowPoint as Loose | undefined;
-  if (windowPoint) return `${windowPoint.x},${windowPoint.y} in the window`;
   const query = (target.query ?? target) as Loose;
   const parts = [
     query.text !== undefined ? quoted(query.text) : '',

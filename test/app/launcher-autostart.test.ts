@@ -47,7 +47,7 @@ describe('launcher: starting the host on demand', () => {
     await client.connect(transport);
     servePid = Number((await readFile(pidFile, 'utf8')).trim());
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
-    assert.ok(tools.includes('open_application_and_traverse'), tools.join(', '));
+    assert.ok(tools.includes('run_steps'), tools.join(', '));
     assert.equal((await stat(socketDir)).mode & 0o777, 0o700);
     assert.ok(existsSync(join(socketDir, 'host.log')), 'the started host logs to the private folder');
     await client.close();

@@ -47,7 +47,7 @@ describe('Electron entry point (stubbed electron)', { skip: !existsSync(MAIN) &&
     const client = new Client({ name: 'main-entry-test', version: '1' });
     await client.connect(transport);
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
-    assert.ok(tools.includes('click_and_traverse'), tools.join(', '));
+    assert.ok(tools.includes('run_steps'), tools.join(', '));
     await client.close();
 
     const state = JSON.parse(await readFile(statePath, 'utf8')) as {

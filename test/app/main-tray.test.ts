@@ -90,11 +90,11 @@ describe('tray menu', () => {
     await server.connect(serverSide);
     const client = new Client({ name: 'pause-test', version: '1' });
     await client.connect(clientSide);
-    const refused = (await client.callTool({ name: 'click_and_traverse', arguments: { pid: COUNTER, element: 'Count: 0' } })) as CallToolResult;
+    const refused = (await client.callTool({ name: 'click', arguments: { pid: COUNTER, element_index: 0 } })) as CallToolResult;
     assert.equal(refused.isError, true);
     assert.match(JSON.stringify(refused.content), /paused by the person/);
     assert.equal(app.fixture.desktop.guardEngagements, 0, 'nothing was touched');
-    const read = (await client.callTool({ name: 'refresh_traversal', arguments: { pid: COUNTER } })) as CallToolResult;
+    const read = (await client.callTool({ name: 'get_window_state', arguments: { pid: COUNTER } })) as CallToolResult;
     assert.notEqual(read.isError, true);
     await client.close();
 

@@ -39,7 +39,7 @@ describe('socket host and launcher relay', () => {
   const env = (extra: Record<string, string> = {}): Record<string, string> => relayEnv(socketDir, extra);
 
   async function connect(name: string): Promise<Connected> {
-    const transport = new StdioClientTransport({ command: process.execPath, args: launcherArgs('mcp'), env: env(), stderr: 'inherit' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: launcherArgs('mcp', '--tools', 'all'), env: env(), stderr: 'inherit' });
     const client = new Client({ name, version: '1.0.0' });
     await client.connect(transport);
     const connected: Connected = {

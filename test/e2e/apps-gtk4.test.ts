@@ -72,7 +72,7 @@ for (const loaded of [false, true]) {
     test('typing into the labelled entry, then a hotkey selecting all so the next typing replaces it', async () => {
       await server.callOk('click_and_traverse', { pid: app.pid, element: 'Note', role: 'Text', text: 'hello gtk4' });
       await app.waitForEvent((event) => event.event === 'note' && event.text === 'hello gtk4');
-      await server.callOk('hotkey', { pid: app.pid, keys: ['ctrl', 'a'], steps: [{ action: 'type', text: 'replaced' }] });
+      await server.callOk('run_steps', { pid: app.pid, steps: [{ action: 'hotkey', keys: ['ctrl', 'a'] }, { action: 'type', text: 'replaced' }] });
       await app.waitForEvent((event) => event.event === 'note' && event.text === 'replaced');
       assert.equal(app.eventsNamed('note').at(-1)?.text, 'replaced');
     });
@@ -103,7 +103,7 @@ for (const loaded of [false, true]) {
       const button = /x:(-?\d+) y:(-?\d+) w:(\d+) h:(\d+)/.exec((await only('Clicks:', 'PushButton')).line);
       assert.ok(button, 'the button line has its bounds');
       const [x, y, width, height] = button.slice(1).map(Number);
-      const zoomed = await server.client.callTool({ name: 'zoom', arguments: { pid: app.pid, x: x - window.bounds.x, y: y - window.bounds.y, width, height } });
+      const zoomed = await server.client.callTool({ name: 'zoom', arguments: { pid: app.pid, x, y, width, height } });
       const image = (zoomed.content as Array<{ type: string; data?: string }>).find((item) => item.type === 'image');
       const view = zoomed.structuredContent as { width: number; height: number };
       const meta = await sharp(Buffer.from(image?.data ?? '', 'base64')).metadata();

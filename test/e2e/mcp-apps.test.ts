@@ -50,6 +50,9 @@ interface LaunchAnswer {
   started: string;
   front: string;
   windows: Array<{ window_id: number; title: string; bounds: { x: number; y: number; width: number; height: number } | null }>;
+  file?: string;
+  screenshot?: string;
+  element_count?: number;
 }
 
 function suite(name: string, options: { load: boolean }): void {
@@ -92,6 +95,13 @@ function suite(name: string, options: { load: boolean }): void {
       assert.ok(window?.bounds && window.bounds.width > 0, result.text);
       const x = await xWindow(desktop, window.window_id);
       assert.deepEqual({ title: x.title, pid: x.pid, mapped: x.mapped }, { title, pid: answer.pid, mapped: true });
+      // The answer read the app's tree, so no second call is needed to see what it shows.
+      assert.ok(answer.file && existsSync(answer.file), `the tree file is there: ${result.text}`);
+      const tree = readFileSync(answer.file, 'utf8');
+      assert.match(tree, /^\[PushButton\] "OK"/m, tree);
+      assert.ok(tree.includes(`[Dialog] "${title}"`), `the dialog, by the title sent, is in the tree: ${tree}`);
+      assert.ok(answer.screenshot && existsSync(answer.screenshot), 'and its screenshot');
+      assert.ok((answer.element_count ?? 0) > 0);
       // Not in the background: the window manager gives a new window the front here, which is
       // what the background test below must undo.
       await eventually(async () => ((await activeWindowPid(desktop)) === answer.pid ? true : undefined), 5_000, 'zenity in front');

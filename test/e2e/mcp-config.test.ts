@@ -29,8 +29,8 @@ describe('settings and tool profiles on a real desktop', { timeout: 180_000 }, (
   let configDir: string;
   const sessions: McpSession[] = [];
 
-  /** Another `tandem mcp --direct` of the same person (same config folder). */
-  const session = async (args: string[] = []): Promise<McpSession> => {
+  /** Another `tandem mcp --direct` of the same person (same config folder); every tool unless `args` say otherwise ([]: the tools setting decides). */
+  const session = async (args: string[] = ['--tools', 'all']): Promise<McpSession> => {
     const started = await McpSession.start(desktop, { env: { TANDEM_CONFIG_DIR: configDir }, args });
     sessions.push(started);
     return started;
@@ -122,17 +122,20 @@ describe('settings and tool profiles on a real desktop', { timeout: 180_000 }, (
     assert.equal(read.structured.status, 'ok');
   });
 
-  test('should offer the profile of the tools setting to a server started without --tools', async () => {
-    await server.callOk('set_config', { settings: { tools: 'driver' } });
+  test('should offer the profile of the tools setting to a server started without --tools, and the driver tools by default', async () => {
+    await server.callOk('set_config', { settings: { tools: 'reference' } });
     try {
-      const driver = await session();
-      const listed = (await driver.client.listTools()).tools.map((tool) => tool.name);
-      assert.ok(listed.includes('get_window_state') && listed.includes('click'), listed.join(', '));
-      assert.ok(!listed.includes('click_and_traverse'), 'no reference-only tool');
+      const reference = await session([]);
+      const listed = (await reference.client.listTools()).tools.map((tool) => tool.name);
+      assert.deepEqual(listed, [...TOOL_NAMES.slice(0, 10), 'get_config', 'set_config']);
       const overridden = await session(['--tools', 'all']);
       assert.equal((await overridden.client.listTools()).tools.length, TOOL_NAMES.length, 'the flag wins over the setting');
     } finally {
       await server.callOk('set_config', { settings: { tools: null } });
     }
+    const byDefault = await session([]);
+    const listed = (await byDefault.client.listTools()).tools.map((tool) => tool.name);
+    assert.ok(listed.includes('get_window_state') && listed.includes('click') && listed.includes('run_steps'), listed.join(', '));
+    assert.ok(!listed.includes('click_and_traverse') && !listed.includes('hotkey'), 'neither reference-only tools nor the all-only ones');
   });
 });

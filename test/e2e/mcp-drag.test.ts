@@ -20,12 +20,10 @@ describe('drag on a real GTK app', { timeout: 180_000 }, () => {
   let server: McpSession;
   let fixture: FixtureApp;
   let human: SimulatedHuman;
-  let window: { window_id: number; bounds: { x: number; y: number } };
 
   before(async () => {
     ({ desktop, server, fixture } = await startDesktopSession());
     human = await SimulatedHuman.connect(desktop.display);
-    [window] = (await server.callOk('list_windows', { pid: fixture.pid })).structured.windows as Array<typeof window>;
   });
   after(async () => {
     await human?.close();
@@ -44,8 +42,8 @@ describe('drag on a real GTK app', { timeout: 180_000 }, () => {
   };
   const volumes = (): number[] => fixture.eventsNamed('volume').map((event) => Number(event.value));
   const lastVolume = (): number => volumes().at(-1) ?? 0;
-  /** A window-local point on the slider's middle row, `fraction` of the way along its trough. */
-  const along = (bar: TreeLine, fraction: number) => ({ x: Math.round(bar.x + bar.width * fraction - window.bounds.x), y: Math.round(bar.y + bar.height / 2 - window.bounds.y) });
+  /** A screen point (as the tree prints them) on the slider's middle row, `fraction` of the way along its trough. */
+  const along = (bar: TreeLine, fraction: number) => ({ x: Math.round(bar.x + bar.width * fraction), y: Math.round(bar.y + bar.height / 2) });
 
   /** Drags the knob to the far left (value 0), as a person resetting it would. */
   const resetSlider = async (): Promise<void> => {
@@ -61,7 +59,7 @@ describe('drag on a real GTK app', { timeout: 180_000 }, () => {
     const bar = await slider();
     const before = volumes().length;
     // The knob sits at the trough's left end at 0: press on it, release `fraction` along.
-    const result = await server.callOk('drag', { pid: fixture.pid, window_id: window.window_id, from: along(bar, 0.02), to: along(bar, fraction), duration_ms: 600 });
+    const result = await server.callOk('drag', { pid: fixture.pid, from: along(bar, 0.02), to: along(bar, fraction), duration_ms: 600 });
     return { seen: volumes().slice(before), result };
   };
 
@@ -96,7 +94,7 @@ describe('drag on a real GTK app', { timeout: 180_000 }, () => {
     const field = findElement(file, 'Drag field', 'Text');
     // The field's centre lies past the end of its short text: from there back to its left edge
     // the drag covers every letter.
-    const start = { x: field.x + 2 - window.bounds.x, y: centre(field).y - window.bounds.y };
+    const start = { x: field.x + 2, y: centre(field).y };
     await server.callOk('drag', { pid: fixture.pid, from: { element_index: index }, to: start });
     const selected = await fixture.waitForEvent((event) => event.event === 'selection' && event.text === FIELD_TEXT).catch(() => null);
     assert.ok(selected, `the app selected its whole text; it reported: ${JSON.stringify(fixture.eventsNamed('selection').map((event) => event.text))}`);

@@ -1,6 +1,5 @@
 // The driver-style acting tools through a real MCP client on the GTK fixture, checked through
-// what the app itself reports on stdout: a click at a point of its window counted from the
-// window's top-left, a right click opening the entry's own context menu (in the diff), and a
+// what the app itself reports on stdout: a click at the screen point the tree prints, a right click opening the entry's own context menu (in the diff), and a
 // shortcut as a list of keys selecting the field's text so typing replaces it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -24,11 +23,9 @@ describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
     return { file, lines: readFileSync(file, 'utf8').split('\n') };
   };
 
-  test('should click the point of the window the model gives, counted from its top-left', async () => {
-    const [window] = (await server.callOk('list_windows', { pid: fixture.pid })).structured.windows as Array<{ window_id: number; bounds: { x: number; y: number } }>;
+  test('should click the screen point the model reads off the tree (x:N y:N), as every tool takes it', async () => {
     const button = centre(findElement((await treeLines()).file, 'Count: 0', 'PushButton'));
-    const local = { x: button.x - window.bounds.x, y: button.y - window.bounds.y };
-    const result = await server.callOk('click', { pid: fixture.pid, window_id: window.window_id, x: local.x, y: local.y });
+    const result = await server.callOk('click', { pid: fixture.pid, x: button.x, y: button.y });
     await fixture.waitForEvent((event) => event.event === 'count');
     assert.deepEqual(fixture.eventsNamed('count').map((event) => event.value), [1], 'the app counted one click');
     assert.deepEqual(result.structured.text_changes, [{ role: 'PushButton', before: 'Count: 0', after: 'Count: 1' }]);
@@ -44,10 +41,10 @@ describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
     assert.match(readFileSync(closed.structured.file as string, 'utf8'), /^- \[MenuItem\] "Select All"/m);
   });
 
-  test('should press a shortcut given as keys: select all, so the typing replaces the field', async () => {
+  test('should press a shortcut given as keys in a run_steps chain: select all, so the typing replaces the field', async () => {
     await server.callOk('click_and_traverse', { pid: fixture.pid, element: 'Name entry', role: 'Text', text: 'first words' });
     await fixture.waitForEvent((event) => event.event === 'name' && event.text === 'first words');
-    const result = await server.callOk('hotkey', { pid: fixture.pid, keys: ['ctrl', 'a'], steps: [{ action: 'type', text: 'replaced' }] });
+    const result = await server.callOk('run_steps', { pid: fixture.pid, steps: [{ action: 'hotkey', keys: ['ctrl', 'a'] }, { action: 'type', text: 'replaced' }] });
     await fixture.waitForEvent((event) => event.event === 'name' && event.text === 'replaced');
     assert.equal(fixture.lastName(), 'replaced');
     assert.match(readFileSync(result.structured.file as string, 'utf8'), /^~ #\d+ \[Text\] "Name entry" \| value: 'first words' -> 'replaced'$/m);
@@ -58,7 +55,7 @@ describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
   test('should double-click a word of the field by element_index, selecting it, so the next typing replaces it', async () => {
     const { lines } = await treeLines();
     const index = indexOnLine(lines.join('\n'), '[Text] "Name entry"');
-    await server.callOk('double_click', { pid: fixture.pid, element_index: index, steps: [{ action: 'type', text: 'swapped' }] });
+    await server.callOk('run_steps', { pid: fixture.pid, steps: [{ action: 'click', element_index: index, count: 2 }, { action: 'type', text: 'swapped' }] });
     await fixture.waitForEvent((event) => event.event === 'name' && event.text === 'swapped');
     assert.equal(fixture.lastName(), 'swapped', 'the double click selected the one word the field held');
   });
@@ -86,10 +83,9 @@ describe('driver tools on a real GTK app', { timeout: 120_000 }, () => {
 
   test('should zoom into the button at full resolution and click the pixel the model picks in that image', async () => {
     await server.callOk('bring_to_front', { pid: fixture.pid });
-    const [window] = (await server.callOk('list_windows', { pid: fixture.pid })).structured.windows as Array<{ bounds: { x: number; y: number } }>;
     const button = parseTreeLines((await treeLines()).lines.join('\n')).find((line) => line.role === 'PushButton' && line.text.startsWith('Count:'));
     assert.ok(button, 'the counter button');
-    const zoomed = await server.client.callTool({ name: 'zoom', arguments: { pid: fixture.pid, x: button.x - window.bounds.x, y: button.y - window.bounds.y, width: button.width, height: button.height } });
+    const zoomed = await server.client.callTool({ name: 'zoom', arguments: { pid: fixture.pid, x: button.x, y: button.y, width: button.width, height: button.height } });
     const content = zoomed.content as Array<{ type: string; data?: string }>;
     const view = zoomed.structuredContent as { width: number; height: number; points_per_pixel: number };
     const image = await sharp(Buffer.from(content[1].data!, 'base64')).metadata();

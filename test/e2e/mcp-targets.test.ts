@@ -65,7 +65,7 @@ describe('targets a person can reach, on real windows', { timeout: 240_000 }, ()
     const state = await server.client.callTool({ name: 'get_window_state', arguments: { pid, query } });
     const texts = (state.content as Array<{ type: string; text?: string }>).filter((item) => item.type === 'text').map((item) => item.text ?? '');
     return texts.join('\n').split('\n').flatMap((line) => {
-      const match = /^\[element_index (\d+)\] (.*)$/.exec(line);
+      const match = /^#(\d+) (.*)$/.exec(line);
       return match ? [{ index: Number(match[1]), line: match[2] }] : [];
     });
   }

@@ -8,7 +8,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cliNodeArgs, headlessEnv, repoRoot } from './cliProcess.js';
 import { TOOL_NAMES } from './toolNames.js';
 
-const env = headlessEnv();
+// These tests call the reference tools: the session offers every tool.
+const env = headlessEnv({ TANDEM_TOOLS: 'all' });
 after(() => rmSync(env.TANDEM_ARTIFACTS_DIR, { recursive: true, force: true }));
 
 function textOf(result: CallToolResult): string {

@@ -18,10 +18,10 @@ export interface McpFixture extends EngineFixture {
   close(): Promise<void>;
 }
 
-/** `options.engine` / `options.server`: what a test changes of the engine (settings) or the server (profile). */
+/** `options.engine` / `options.server`: what a test changes of the engine (settings) or the server (profile: default all, so a test may call any tool). */
 export async function mcpFixture(desktop: ScriptedDesktop = counterDesktop(), options: { engine?: Partial<EngineOptions>; server?: McpServerOptions } = {}): Promise<McpFixture> {
   const fixture = await engineFixture(desktop, options.engine);
-  const server = createMcpServer(fixture.engine, { version: '9.9.9-test', ...options.server });
+  const server = createMcpServer(fixture.engine, { version: '9.9.9-test', profile: 'all', ...options.server });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const client = new Client({ name: 'mcp-test-client', version: '1.0.0' });

@@ -181,7 +181,7 @@ describe('render: CallResult as summary lines and structuredContent', () => {
     const rendered = renderCallResult(result({ textChanges: [{ role: 'Text', field: 'value', name: 'Body', before: page, after: `${page}The end.` }] }));
     const text = rendered.content[0].type === 'text' ? rendered.content[0].text : '';
     assert.match(text, /^ {2}Text "Body" value: '\(\+2780 chars\)…sum dolor sit amet\. ' -> '\(\+2780 chars\)…sum dolor sit amet\. The end\.'$/m);
-    const [change] = callResultOutput.parse(rendered.structuredContent).text_changes;
+    const [change] = callResultOutput.parse(rendered.structuredContent).text_changes as Array<{ after: string }>;
     assert.ok(change.after.endsWith('The end.') && change.after.length < 2100, change.after.slice(-100));
   });
 

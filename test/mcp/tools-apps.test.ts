@@ -61,7 +61,7 @@ describe('mcp: launch_app and kill_app', () => {
 
     const asked = await fixture.call('kill_app', { pid: EDITOR });
     assert.equal(line(asked, 'status'), 'asking', textOf(asked));
-    assert.match(textOf(asked), /\[element_index \d+\] \[PushButton\] "Save"/);
+    assert.match(textOf(asked), /  #\d+ \[PushButton\] "Save"/);
     assert.match(line(asked, 'hint') ?? '', /nothing was pressed/);
     const structured = asked.structuredContent as { dialog: { title: string }; unsaved_work_may_be_lost: boolean };
     assert.deepEqual([structured.dialog.title, structured.unsaved_work_may_be_lost], ['Save changes?', false]);

@@ -1,22 +1,47 @@
 // The driver-style acting tools over the real engine and the scripted desktop: clicks by
-// element_index or by a point of the app's window (relative to its top-left), double and right
-// clicks, and shortcuts as a list of keys — each one guarded transaction like the others.
+// element_index or by a screen point as the tree prints it, double and right clicks, and keys
+// and shortcuts chained in run_steps — each one guarded transaction like the others.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, it } from 'node:test';
 import { callResultOutput } from '../../src/mcp/outputSchemas.js';
+import { counterTree } from '../support/engineFixtures.js';
+import { ScriptedDesktop, type ScriptedNodeSpec } from '../support/scriptedDesktop.js';
 import { COUNTER, FINDER, line, mcpFixture, textOf, type McpFixture } from './mcpFixture.js';
 import { indexOnLine } from '../support/treeIndex.js';
+
+/** The same elements, `dx`,`dy` further right and down on the screen. */
+function moved(spec: ScriptedNodeSpec, dx: number, dy: number): ScriptedNodeSpec {
+  return {
+    ...spec,
+    ...(spec.bounds ? { bounds: { ...spec.bounds, x: spec.bounds.x + dx, y: spec.bounds.y + dy } } : {}),
+    ...(spec.children ? { children: spec.children.map((child) => moved(child, dx, dy)) } : {}),
+  };
+}
+
+/** The counter with its window at 200,100 on the screen, so a screen point and a window-local one differ. */
+function movedCounterDesktop(): ScriptedDesktop {
+  return new ScriptedDesktop({
+    apps: [
+      { pid: FINDER, name: 'Finder', tree: { role: 'Application', text: 'Finder', children: [{ role: 'Window', text: 'Desktop', bounds: { x: 0, y: 0, width: 1280, height: 800 } }] } },
+      { pid: COUNTER, name: 'Counter', tree: moved(counterTree(), 200, 100) },
+    ],
+    frontmostPid: FINDER,
+    cursor: { x: 5, y: 5 },
+  });
+}
 
 describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
   let fixture: McpFixture;
   afterEach(async () => fixture?.close());
 
-  it('should click a point of the window, counted from its top-left, and report the change', async () => {
-    fixture = await mcpFixture();
-    // The counter's window is at 0,0 on screen: its "Count: 0" button spans 10..110 × 10..40.
-    const result = await fixture.call('click', { pid: COUNTER, x: 60, y: 25 });
+  it('should click a screen point as the tree prints it, not counted from the window, and report the change', async () => {
+    fixture = await mcpFixture(movedCounterDesktop());
+    const tree = await fixture.call('get_window_state', { pid: COUNTER, query: 'Count: 0' });
+    assert.match(textOf(tree), /\[PushButton\] "Count: 0" .*x:210 y:110 w:100 h:30/, 'the tree prints screen points');
+    const result = await fixture.call('click', { pid: COUNTER, x: 260, y: 125 });
     assert.equal(line(result, 'status'), 'ok', textOf(result));
+    assert.deepEqual(fixture.desktop.actions().filter((action) => action.startsWith('click')), ['click 260,125'], 'pressed at the point sent, not shifted by the window');
     assert.deepEqual(callResultOutput.parse(result.structuredContent).text_changes, [{ role: 'PushButton', before: 'Count: 0', after: 'Count: 1' }]);
     assert.equal(fixture.desktop.guardEngagements, 1);
     assert.deepEqual(fixture.desktop.cursor, { x: 5, y: 5 }, 'the pointer is put back');
@@ -36,20 +61,27 @@ describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
     assert.deepEqual(clicks, ['click 60,25 double', 'click 60,25 right'], 'at the centre of the button, as a double then a right click');
   });
 
-  it('should press a shortcut given as keys, modifiers first, also as a step', async () => {
+  it('should press a shortcut given as keys, modifiers first, and chain keys in run_steps with press_key\'s field names', async () => {
     fixture = await mcpFixture();
-    const result = await fixture.call('hotkey', { pid: COUNTER, keys: ['ctrl', 'shift', 't'], steps: [{ action: 'hotkey', keys: ['alt', 'f4'] }] });
-    assert.equal(line(result, 'status'), 'ok', textOf(result));
-    assert.match(line(result, 'steps') ?? '', /pressed shift\+control\+t; pressed alt\+f4/);
+    const shortcut = await fixture.call('hotkey', { pid: COUNTER, keys: ['ctrl', 'shift', 't'] });
+    assert.equal(line(shortcut, 'status'), 'ok', textOf(shortcut));
+    assert.match(line(shortcut, 'steps') ?? '', /pressed shift\+control\+t/);
+    const chain = await fixture.call('run_steps', { pid: COUNTER, steps: [{ action: 'hotkey', keys: ['alt', 'f4'] }, { action: 'press', key: 's', modifiers: ['ctrl'] }, { action: 'click', x: 60, y: 25, count: 2 }] });
+    assert.equal(line(chain, 'status'), 'ok', textOf(chain));
+    assert.match(line(chain, 'steps') ?? '', /^3\/3 done: pressed alt\+f4; pressed control\+s; double-clicked/);
+    assert.equal(fixture.desktop.guardEngagements, 2, 'the chain is one guarded call');
+    const seedNames = await fixture.call('run_steps', { pid: COUNTER, steps: [{ action: 'press', keyName: 's' }] });
+    assert.equal(seedNames.isError, true);
+    assert.match(textOf(seedNames), /Unknown parameter "keyName"\. A press step takes: action, key, modifiers/);
   });
 
   it('should say what to send when the target or the keys are not right', async () => {
     fixture = await mcpFixture();
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-      ['click', { pid: COUNTER }, /Say what to click: element_index from the latest tree, or x and y within the app's window/],
+      ['click', { pid: COUNTER }, /Say what to click: element_index from the latest tree, or x and y in screen points as the tree prints them/],
       ['click', { pid: COUNTER, x: 5 }, /Send both x and y \(y is missing\)/],
-      ['click', { pid: COUNTER, element_index: 2, x: 5, y: 5 }, /element_index, or x and y .* not both/],
-      ['click', { pid: COUNTER, x: 5, y: 5, window_id: 999999 }, /has no window 999999/],
+      ['click', { pid: COUNTER, element_index: 2, x: 5, y: 5 }, /Send element_index, or x and y, not both/],
+      ['click', { pid: COUNTER, x: 5, y: 5, window_id: 1 }, /Unknown parameter "window_id"/],
       ['click', { pid: COUNTER, x: 5, y: 5, count: 3 }, /count must be a whole number from 1 to 2/],
       ['hotkey', { pid: COUNTER, keys: [] }, /keys is empty: send the modifiers then the key/],
       ['hotkey', { pid: COUNTER, keys: ['s', 'ctrl'] }, /Modifiers come first, the one key last/],
@@ -81,7 +113,7 @@ describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
 
   it('should zoom into a region of the window, and click a pixel of that image where it shows on screen', async () => {
     fixture = await mcpFixture();
-    // The "Count: 0" button spans window-local 10..110 × 10..40; the capture is a quarter scale.
+    // The "Count: 0" button spans screen 10..110 × 10..40 (its window at the origin); the capture is a quarter scale.
     const zoomed = await fixture.call('zoom', { pid: COUNTER, x: 10, y: 10, width: 100, height: 30 });
     assert.equal(zoomed.isError, undefined, textOf(zoomed));
     assert.deepEqual(zoomed.content.map((item) => item.type), ['text', 'image']);
@@ -105,7 +137,7 @@ describe('mcp: driver tools (click, double_click, right_click, hotkey)', () => {
     const down = await fixture.call('scroll', { pid: COUNTER, element_index: Number(index), direction: 'down', amount: 5 });
     assert.equal(line(down, 'status'), 'ok', textOf(down));
     assert.match(line(down, 'steps') ?? '', /^1\/1 done: scrolled 5 lines down over \[List\] "Items" at 295,60$/);
-    // The Items list spans window-local 220..370 × 10..110; the window is at the screen's origin.
+    // The Items list spans screen 220..370 × 10..110, as the tree prints it.
     const left = await fixture.call('scroll', { pid: COUNTER, x: 300, y: 50, direction: 'up', amount: 2 });
     assert.match(line(left, 'steps') ?? '', /scrolled 2 lines up at 300,50$/);
     assert.deepEqual(fixture.desktop.actions().filter((action) => action.startsWith('scroll')), ['scroll 295,60 0,5', 'scroll 300,50 0,-2']);

@@ -44,11 +44,11 @@ describe('engine: drag', () => {
   let fixture: EngineFixture;
   afterEach(async () => fixture?.cleanup());
 
-  it('should drag from window points, report the app\'s change, and give the cursor and the front back', async () => {
+  it('should drag from screen points, report the app\'s change, and give the cursor and the front back', async () => {
     fixture = await engineFixture();
     const { engine, desktop } = fixture;
     addSlider(desktop);
-    const result = await engine.act(act(COUNTER, drag({ windowPoint: { x: 10, y: 210 } }, { windowPoint: { x: 160, y: 210 } }, { durationMs: 500 })));
+    const result = await engine.act(act(COUNTER, drag({ point: { x: 10, y: 210 } }, { point: { x: 160, y: 210 } }, { durationMs: 500 })));
 
     assert.equal(result.status, 'ok', result.error?.message);
     assert.deepEqual(stepsText(result), ['dragged from 10,210 to 160,210 in 500 ms']);
@@ -63,7 +63,7 @@ describe('engine: drag', () => {
     const { engine, desktop } = fixture;
     addSlider(desktop);
     desktop.find(COUNTER, 'Volume').visible = false;
-    const result = await engine.act(act(COUNTER, drag({ query: { text: 'Volume', role: 'Slider' } }, { windowPoint: { x: 160, y: 210 } })));
+    const result = await engine.act(act(COUNTER, drag({ query: { text: 'Volume', role: 'Slider' } }, { point: { x: 160, y: 210 } })));
     assert.equal(result.error?.code, 'unsupported');
     assert.equal(result.error?.reason, 'not-on-screen');
     assert.ok(!desktop.actions().some((action) => action.startsWith('drag')), desktop.actions().join('\n'));

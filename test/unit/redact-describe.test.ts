@@ -50,8 +50,8 @@ describe('redaction: where typed text goes', () => {
   });
 
   it('should label a drag by both of its ends for the feed and the overlay, and count it as moving the focus', () => {
-    const drag: Step = { kind: 'drag', from: { query: { index: 12 } }, to: { windowPoint: { x: 300, y: 40 } }, button: 'left', modifiers: ['shift'], durationMs: 300 };
-    assert.equal(describeStep(drag, false), 'Drag from #12 to 300,40 in its window with shift');
+    const drag: Step = { kind: 'drag', from: { query: { index: 12 } }, to: { point: { x: 300, y: 40 } }, button: 'left', modifiers: ['shift'], durationMs: 300 };
+    assert.equal(describeStep(drag, false), 'Drag from #12 to 300,40 with shift');
     const destinations = predictDestinations([click('pw'), drag, { kind: 'type', text: 'x' }], tree(), target);
     assert.equal(destinations.get(2), 'unknown', 'after a drag the focus is checked when the typing runs');
   });

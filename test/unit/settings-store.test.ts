@@ -34,7 +34,7 @@ describe('settings: one validated source, a private file', () => {
     assert.deepEqual(Object.values(report.settings).map((s) => s.source), Array(7).fill('default'));
     assert.equal(report.settings.watchdog_ms.value, 30_000);
     assert.equal(report.settings.inline_image_max_side.value, 1_280);
-    assert.equal(report.settings.tools.value, 'all');
+    assert.equal(report.settings.tools.value, 'driver');
   });
 
   it('should persist a change in a 0600 file in a 0700 folder, with no temp file left, and read it back in a new store', async () => {

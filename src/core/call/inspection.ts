@@ -49,20 +49,22 @@ export async function inspect<T>(
   }
 }
 
-/** A crop of one of pid's windows (window_id, else its frontmost) around `region`, password fields painted over. */
+/** A crop of one of pid's windows (window_id, else its frontmost) around `region` (screen points, as the tree prints them), password fields painted over; `shown` in screen points too. */
 export async function zoomRead(desktop: Desktop, limits: SnapshotLimits, pid: number, windowId: number | undefined, region: Rect, progress: Progress): Promise<ZoomImage> {
   const window = chooseWindow(await desktop.windows(pid, progress), pid, windowId);
   const [screenshot, tree] = await Promise.all([
     desktop.screenshot({ windowId: window.windowId, pid }, progress),
     desktop.snapshot(pid, limits, progress),
   ]);
-  return zoomInto(screenshot, window.bounds, region, secureAreas(tree.elements), { pid, windowId: window.windowId });
+  const { x: left, y: top } = window.bounds;
+  const image = await zoomInto(screenshot, window.bounds, { ...region, x: region.x - left, y: region.y - top }, secureAreas(tree.elements), { pid, windowId: window.windowId });
+  return { ...image, shown: { ...image.shown, x: image.shown.x + left, y: image.shown.y + top } };
 }
 
-/** A zoom region: x, y (window-local points) and a positive size, each within the coordinate bound. */
+/** A zoom region: x, y (screen points) and a positive size, each within the coordinate bound. */
 export function checkZoomRegion(region: Rect): void {
   const numbers = [region?.x, region?.y, region?.width, region?.height];
   if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n) && Math.abs(n) <= LIMITS.coordinate) || !(region.width > 0 && region.height > 0)) {
-    throw new TandemError('bad-input', 'region needs x, y (window-local points) and a positive width and height, each within ±100,000.');
+    throw new TandemError('bad-input', 'region needs x, y (screen points, as the tree prints them) and a positive width and height, each within ±100,000.');
   }
 }

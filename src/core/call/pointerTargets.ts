@@ -1,12 +1,11 @@
 // Where a pointer step aims, on the screen: an element's centre (estimated when the toolkit
-// gives none), a point in one of the app's windows, or a pixel of its last zoom image.
+// gives none), a screen point as the tree prints it, or a pixel of its last zoom image.
 
 import { TandemError } from '../errors.js';
 import type { ElementNode, Point } from '../model.js';
 import { centreOf, estimateBounds } from './scrollIntoView.js';
 import type { ClickStep, ElementQuery } from './steps.js';
 import { formatElementLabel } from '../tree/treeFormat.js';
-import { chooseWindow } from '../tree/windowChoice.js';
 import { screenPointOf as zoomPixelOnScreen } from '../artifacts/zoom.js';
 import type { CallState } from './callState.js';
 import { locate } from './stepTargets.js';
@@ -27,17 +26,10 @@ export async function pointerAt(state: CallState, target: ClickStep['target'], i
   return { point: await screenPointOf(state, target), element: null };
 }
 
-/** A target given as a point (on the screen, in a window, in the last zoom) on the screen. */
+/** A target given as a point (on the screen, or in the last zoom) on the screen. */
 export async function screenPointOf(state: CallState, target: Exclude<ClickStep['target'], { query: ElementQuery }>): Promise<Point> {
-  if ('windowPoint' in target) return windowToScreen(state, target);
   if ('zoomPixel' in target) return zoomToScreen(state, target.zoomPixel);
   return target.point;
-}
-
-/** A point relative to one of the app's windows (its frontmost unless one is named), on the screen. */
-export async function windowToScreen(state: CallState, target: { windowPoint: Point; windowId?: number }): Promise<Point> {
-  const window = chooseWindow(await state.desktop.windows(state.request.pid, state.progress), state.request.pid, target.windowId);
-  return { x: Math.round(window.bounds.x + target.windowPoint.x), y: Math.round(window.bounds.y + target.windowPoint.y) };
 }
 
 /** A pixel of the app's last zoom image, on the screen. */

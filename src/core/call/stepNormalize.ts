@@ -4,7 +4,7 @@
 
 import { DEFAULT_DRAG_MS, type ClickStep, type ElementQuery, type Step } from './steps.js';
 import { TandemError, type ErrorDetails } from '../errors.js';
-import { LIMITS, checkWindowId } from '../limits.js';
+import { LIMITS } from '../limits.js';
 import { normalizeKey, normalizeModifiers } from '../input/keys.js';
 import type { Point } from '../model.js';
 
@@ -105,11 +105,6 @@ export function normalizeStep(step: Step, position: number): Step {
 function clickTarget(target: ClickStep['target'] | undefined, what: string): ClickStep['target'] {
   if (target && 'point' in target) return { point: checkPoint(target.point, what) };
   if (target && 'zoomPixel' in target) return { zoomPixel: checkPoint(target.zoomPixel, what) };
-  if (target && 'windowPoint' in target) {
-    const windowId = target.windowId;
-    checkWindowId(windowId, what);
-    return { windowPoint: checkPoint(target.windowPoint, what), ...(windowId !== undefined ? { windowId } : {}) };
-  }
   return { query: checkQuery((target as { query?: unknown } | undefined)?.query, what) };
 }
 

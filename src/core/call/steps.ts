@@ -16,11 +16,10 @@ export interface ElementQuery {
 }
 
 /**
- * Where a click lands: a screen point, an element, or a point relative to the top-left of one of
- * the app's windows (`windowId`, else its frontmost), as driver-style tools send it, or a pixel
- * of the app's last zoom image (zoom.ts).
+ * Where a click lands: a screen point (the space the tree prints, one for every tool), an
+ * element, or a pixel of the app's last zoom image (zoom.ts).
  */
-export type ClickTarget = { point: Point } | { query: ElementQuery } | { windowPoint: Point; windowId?: number } | { zoomPixel: Point };
+export type ClickTarget = { point: Point } | { query: ElementQuery } | { zoomPixel: Point };
 
 export interface ClickStep {
   kind: 'click';
@@ -62,7 +61,7 @@ export interface TypeTextStep {
 
 export interface ScrollStep {
   kind: 'scroll';
-  /** Where the wheel turns: a screen point, over an element (its centre), or a window-local point. */
+  /** Where the wheel turns: a screen point, over an element (its centre), or a pixel of the last zoom. */
   target: ClickTarget;
   /** Lines; positive = content moves up (wheel down), like the reference server's deltaY. */
   deltaY: number;

@@ -78,7 +78,6 @@ export function shownText(text: string, secure: boolean): string {
 /** Where a pointer step aims, for the feed. */
 function describeTarget(target: ClickStep['target']): string {
   if ('point' in target) return `${target.point.x},${target.point.y}`;
-  if ('windowPoint' in target) return `${target.windowPoint.x},${target.windowPoint.y} in ${target.windowId !== undefined ? `window ${target.windowId}` : 'its window'}`;
   if ('zoomPixel' in target) return `${target.zoomPixel.x},${target.zoomPixel.y} in the last zoom`;
   return describeQuery(target.query);
 }

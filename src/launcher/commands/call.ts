@@ -42,7 +42,8 @@ export const callCommand: Command = {
     const { tool, args } = parseCallArguments(positionals);
     const engine = await createEngineFromEnv(env);
     try {
-      const result = await callToolInProcess(engine, tool, args, { clientId: 'tandem-call', version: tandemVersion() });
+      // Every tool, whatever the profile: the shell names a tool from the full list above.
+      const result = await callToolInProcess(engine, tool, args, { clientId: 'tandem-call', version: tandemVersion(), profile: 'all' });
       process.stdout.write(`${result.texts.join('\n\n')}\n`); // stdout-ok: the CLI's output
       return result.isError ? EXIT_FAILED : EXIT_OK;
     } finally {

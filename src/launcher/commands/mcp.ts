@@ -56,7 +56,7 @@ export const mcpCommand: Command = {
   details:
     '--direct runs the desktop engine inside this process: the process needs the display and OS permissions itself.\n' +
     'Without --direct the launcher relays to the running Tandem app.\n' +
-    '--tools picks the tools this session offers: reference (the _and_traverse tools and list_applications), driver (window, click, key and inspection tools) or all (the default, or the "tools" setting).',
+    '--tools picks the tools this session offers: reference (the _and_traverse tools and list_applications), driver (window, click, key, run_steps and inspection tools; the default) or all. Without the flag the "tools" setting decides.',
   options: {
     direct: { type: 'boolean', default: false },
     tools: { type: 'string' },

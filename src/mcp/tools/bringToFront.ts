@@ -7,12 +7,11 @@ export const bringToFront = defineTool({
   name: 'bring_to_front',
   title: 'Bring an app to the front',
   description:
-    "Brings the app (or one of its windows, window_id from list_windows) to the front and stays there — unlike the acting tools, which put the person's front app back afterwards — then writes its tree. " +
-    "Use it when the person should see or use that app next; moving the front is all it does (no input is sent).",
+    "Brings the app (or its window window_id) to the front and leaves it there — the acting tools put the person's front app back — then writes its tree. No input is sent.",
   type: 'action',
   inputSchema: toolInput({
     pid: pidParam(),
-    window_id: windowIdParam().optional().describe("Which of the app's windows (from list_windows); default its own choice."),
+    window_id: windowIdParam().optional().describe('From list_windows.'),
     inline: inlineParam(),
   }),
   outputSchema: callResultOutput,

@@ -7,8 +7,7 @@ export const checkPermissions = defineTool({
   name: 'check_permissions',
   title: 'Check what Tandem may do here',
   description:
-    'Reports each permission and piece of the environment Tandem needs (read-only): granted or not, why, and the remedy the person can apply. ' +
-    'Call it when tools fail with a permission error, or before a first session.',
+    'Reports each permission Tandem needs (read-only): granted or not, and the remedy. Call it when tools fail with a permission error.',
   type: 'readOnly',
   inputSchema: toolInput({}),
   outputSchema: permissionsOutput,

@@ -1,24 +1,22 @@
 import { defineTool } from '../defineTool.js';
 import { driverClickShape, driverClickStep } from '../driverClick.js';
 import { callResultOutput } from '../outputSchemas.js';
-import { toolInput, wholeNumber } from '../params.js';
+import { mouseButtonParam, toolInput, wholeNumber } from '../params.js';
 import { renderCallResult } from '../render.js';
-import { stepsFromInput } from '../stepInput.js';
 
 export const click = defineTool({
   name: 'click',
-  title: 'Click an element or a window point',
+  title: 'Click an element or a point',
   description:
-    "Clicks an element by element_index (from the latest tree), or a point of the app's window by x,y from its top-left — guarded like every action (the person's input is held back; Esc cancels). " +
-    'count 2 double-clicks. Returns a summary of what changed and a diff file to grep.',
+    'Clicks an element by element_index (from the latest tree), or x,y in screen points as the tree prints them. button "right" opens a context menu; count 2 double-clicks. ' +
+    "Guarded (the person's input is held back; Esc cancels). Answers with what changed and a diff file.",
   type: 'input',
   inputSchema: toolInput({
     ...driverClickShape,
-    count: wholeNumber('count', { min: 1, max: 2 }).optional().describe('1 (default) or 2 for a double click.'),
+    button: mouseButtonParam().optional().describe('"left" (default), "right" or "middle".'),
+    count: wholeNumber('count', { min: 1, max: 2 }).optional().describe('2 double-clicks.'),
   }),
   outputSchema: callResultOutput,
-  handle: async (engine, args, context) => {
-    const steps = [driverClickStep(args, 'left', args.count === 2 ? 2 : 1), ...stepsFromInput(args.steps)];
-    return renderCallResult(await engine.act({ tool: 'click', pid: args.pid, steps }, context));
-  },
+  handle: async (engine, args, context) =>
+    renderCallResult(await engine.act({ tool: 'click', pid: args.pid, steps: [driverClickStep(args, args.button ?? 'left', args.count === 2 ? 2 : 1)] }, context)),
 });

@@ -4,7 +4,7 @@ import { defineTool } from '../defineTool.js';
 import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput, inlineParam } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
-import { STEPS_EXAMPLE, clickStep, clickTargetShape, followUpSteps, hasClickTarget, stepsParam } from '../stepInput.js';
+import { STEPS_EXAMPLE, clickStep, describedClickTargetShape, followUpSteps, hasClickTarget, stepsParam } from '../stepInput.js';
 
 export const clickAndTraverse = defineTool({
   name: 'click_and_traverse',
@@ -19,7 +19,7 @@ export const clickAndTraverse = defineTool({
   type: 'input',
   inputSchema: toolInput({
     pid: pidParam(),
-    ...clickTargetShape,
+    ...describedClickTargetShape,
     text: nonEmptyText('text', 'Split longer text over several calls.', LIMITS.typedChars).optional().describe('Text to type after the click (e.g. into the field just clicked).'),
     pressKey: nonEmptyText('pressKey', '', LIMITS.keyNameChars).optional().describe(`Key to press after clicking and typing: ${KEY_DESCRIPTION}`),
     pressKeyModifiers: nameList('pressKeyModifiers', '["command"]').optional().describe(MODIFIERS_DESCRIPTION),

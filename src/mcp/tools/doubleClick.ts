@@ -2,9 +2,11 @@ import { driverClickTool } from '../driverClick.js';
 
 export const doubleClick = driverClickTool({
   name: 'double_click',
-  title: 'Double-click an element or a window point',
+  // click with count 2 does the same in the default profile.
+  profiles: [],
+  title: 'Double-click an element or a point',
   description:
-    "Double-clicks an element by element_index, or a point of the app's window by x,y from its top-left (opens a file, selects a word) — guarded like every action. " +
+    'Double-clicks an element by element_index, or x,y in screen points as the tree prints them (opens a file, selects a word) — guarded like every action. ' +
     'Returns a summary of what changed and a diff file to grep.',
   button: 'left',
   count: 2,

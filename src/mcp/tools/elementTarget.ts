@@ -1,10 +1,8 @@
 // The element|element_index|role target shared by the accessibility-action tools.
-import { elementIndexParam, nonEmptyText } from '../params.js';
+import { elementIndexParam, nonEmptyText, ROLE_DESCRIPTION } from '../params.js';
 
 export const elementTargetShape = {
-  element: nonEmptyText('element').optional().describe('Text of the target element: part of its name (a field\'s label) or of its value, case-insensitive, e.g. "Bold". Send this or element_index.'),
-  element_index: elementIndexParam()
-    .optional()
-    .describe('Index of the target element in the latest tree of this pid (the #N its tree or diff line starts with).'),
-  role: nonEmptyText('role').optional().describe('Role filter for the search, case-insensitive, e.g. "text", "checkbox", "button".'),
+  element: nonEmptyText('element').optional().describe('Part of its name or value, case-insensitive, e.g. "Bold". Or element_index.'),
+  element_index: elementIndexParam().optional().describe('The #N of its line in the latest tree or diff of this pid.'),
+  role: nonEmptyText('role').optional().describe(ROLE_DESCRIPTION),
 };

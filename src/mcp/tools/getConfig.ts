@@ -8,8 +8,7 @@ export const getConfig = defineTool({
   profiles: ['reference', 'driver'],
   title: 'Tandem settings',
   description:
-    'Shows Tandem\'s settings (read-only): the watchdog, the late-Esc grace, artifact retention, inline answers and their image size, the tool profile; ' +
-    'for each its value, where it comes from (default, config file, environment), its default and its allowed range, and the config file\'s path.',
+    "Shows Tandem's settings (read-only): each one's value, where it comes from, its default and allowed range.",
   type: 'readOnly',
   inputSchema: toolInput({}),
   outputSchema: configOutput,

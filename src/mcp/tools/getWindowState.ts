@@ -9,14 +9,13 @@ export const getWindowState = defineTool({
   name: 'get_window_state',
   title: "Read an app's elements, with their element_index",
   description:
-    "Reads the app's accessibility tree (read-only) and answers with its element lines, each starting with #N, its element_index for click, double_click, right_click and the other tools, plus a screenshot. " +
-    'query filters the lines (case-insensitive, on role or text: "button", "Save"), so you can find one element without reading the whole tree; the file holds all of it. ' +
-    'window_id (from list_windows) reads only that window: its elements (numbered from 0, the indexes to use next) and its screenshot.',
+    "Reads the app's accessibility tree (read-only): its element lines, each starting with #N, its element_index for the acting tools, and a screenshot. " +
+    'query keeps the lines containing it (role or text, e.g. "Save"); the file holds the whole tree.',
   type: 'readOnly',
   inputSchema: toolInput({
     pid: pidParam(),
-    window_id: windowIdParam().optional().describe("Only this window of the app (from list_windows): its part of the tree and its screenshot. Default: the whole app."),
-    query: anyText('query', 'e.g. "Save" or "button".').optional().describe('Only lines containing this text (role, name or value), case-insensitive.'),
+    window_id: windowIdParam().optional().describe('Only this window (from list_windows).'),
+    query: anyText('query', 'e.g. "Save" or "button".').optional().describe('Only lines containing this text.'),
     inline: inlineParam(),
   }),
   outputSchema: callResultOutput,

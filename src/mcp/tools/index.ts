@@ -29,6 +29,8 @@ import { typeText } from './typeText.js';
 import { drag } from './drag.js';
 import { launchApp } from './launchApp.js';
 import { killApp } from './killApp.js';
+import { runSteps } from './runSteps.js';
+import { elementAction, setSelected, setValue } from './elementActions.js';
 
 export const tools: readonly ToolDefinition[] = [
   openApplication,
@@ -56,6 +58,10 @@ export const tools: readonly ToolDefinition[] = [
   pressKey,
   typeText,
   drag,
+  runSteps,
+  setValue,
+  setSelected,
+  elementAction,
   launchApp,
   killApp,
   getConfig,

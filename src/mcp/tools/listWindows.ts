@@ -7,12 +7,11 @@ export const listWindows = defineTool({
   name: 'list_windows',
   title: 'List windows',
   description:
-    'Lists top-level windows, frontmost first (read-only): window_id, pid, app, title, bounds in screen points, z-order (0 = front) and whether each is on screen. ' +
-    'Send pid for one app\'s windows, on_screen_only to leave out minimised and hidden ones.',
+    'Lists top-level windows, frontmost first (read-only): window_id, pid, app, title, bounds in screen points, on screen or not. pid: one app\'s.',
   type: 'readOnly',
   inputSchema: toolInput({
     pid: pidParam().optional(),
-    on_screen_only: flag('on_screen_only').optional().describe('true: only windows shown on the current screen.'),
+    on_screen_only: flag('on_screen_only').optional().describe('true: only windows on screen.'),
   }),
   outputSchema: windowsOutput,
   handle: async (engine, args, context) => {

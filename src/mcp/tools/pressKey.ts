@@ -4,26 +4,25 @@ import { defineTool } from '../defineTool.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, inlineParam, nameList, nonEmptyText, pidParam, toolInput, wholeNumber } from '../params.js';
 import { renderCallResult } from '../render.js';
-import { pressStep, stepsFromInput, stepsParam } from '../stepInput.js';
+import { pressStep } from '../stepInput.js';
 
 export const pressKey = defineTool({
   name: 'press_key',
   title: 'Press a key, optionally several times',
   description:
-    'Presses one key in the app, optionally with modifiers held and several times over: {"pid":123,"key":"backspace","count":5}, {"pid":123,"key":"s","modifiers":["ctrl"]}. ' +
-    "Guarded like every action (the person's input is held back; Esc cancels, and stops the presses left). For a shortcut as a list of keys use hotkey. Returns a summary of what changed and a diff file to grep.",
+    'Presses a key or a shortcut in the app, optionally several times: {"pid":123,"key":"s","modifiers":["ctrl"]}, {"pid":123,"key":"backspace","count":5}. ' +
+    'Guarded like every action (Esc cancels, and stops the presses left).',
   type: 'input',
   inputSchema: toolInput({
     pid: pidParam(),
     key: nonEmptyText('key', 'e.g. "return", "tab", "backspace", "a".', LIMITS.keyNameChars).describe(`The key: ${KEY_DESCRIPTION}`),
     modifiers: nameList('modifiers', '["ctrl","shift"]').optional().describe(MODIFIERS_DESCRIPTION),
-    count: wholeNumber('count', { min: 1, max: LIMITS.keyRepeat }).optional().describe(`Times to press it (default 1, at most ${LIMITS.keyRepeat}), each one taken in by the app before the next.`),
-    steps: stepsParam,
+    count: wholeNumber('count', { min: 1, max: LIMITS.keyRepeat }).optional().describe(`Times (default 1, at most ${LIMITS.keyRepeat}).`),
     inline: inlineParam(),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {
     const press: PressStep = { ...pressStep(args.key, args.modifiers), ...(args.count !== undefined && args.count > 1 ? { count: args.count } : {}) };
-    return renderCallResult(await engine.act({ tool: 'press_key', pid: args.pid, steps: [press, ...stepsFromInput(args.steps)] }, context));
+    return renderCallResult(await engine.act({ tool: 'press_key', pid: args.pid, steps: [press] }, context));
   },
 });

@@ -18,9 +18,8 @@ export const setConfig = defineTool({
   profiles: ['reference', 'driver'],
   title: 'Change Tandem settings',
   description:
-    'Changes Tandem\'s settings and saves them in the person\'s config file; they apply from the next call, for every client of this Tandem. ' +
-    `Send settings: {name: value} with any of ${SETTING_NAMES.join(', ')} (null puts one back to its default), e.g. {"settings":{"inline_image_max_side":800}}. ` +
-    'Every value is checked against its allowed range (get_config lists them); one bad value changes nothing. These are the person\'s settings: change them when they ask.',
+    'Changes Tandem\'s settings and saves them in the person\'s config file, from the next call on, for every client: e.g. {"settings":{"inline_image_max_side":800}}. ' +
+    'One bad value changes nothing. These are the person\'s settings: change them when they ask.',
   // Writes a file of settings, touches no app: never guarded.
   type: 'settings',
   inputSchema: toolInput({ settings: settingsChangesSchema() }),

@@ -5,7 +5,6 @@ import { defineTool } from '../defineTool.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { elementIndexParam, flag, inlineParam, nonEmptyText, pidParam, toolInput } from '../params.js';
 import { renderCallResult } from '../render.js';
-import { stepsFromInput, stepsParam } from '../stepInput.js';
 
 const MODES = ['auto', 'insert', 'keys'] as const;
 
@@ -28,19 +27,12 @@ export const typeText = defineTool({
       .enum(MODES, { error: () => `mode must be one of ${MODES.map((m) => `"${m}"`).join(', ')}.` })
       .optional()
       .describe('"auto" (default): insert where the field supports it, keys otherwise; "insert": insertion only; "keys": paced keystrokes only.'),
-    replace: flag('replace').optional().describe('true: the text replaces all the field holds, not only its selection. Default false.'),
-    steps: stepsParam,
+    replace: flag('replace').optional().describe('true: the text replaces all the field holds, not only its selection.'),
     inline: inlineParam(),
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {
-    const step: TypeTextStep = {
-      kind: 'type-text',
-      text: args.text,
-      mode: args.mode ?? 'auto',
-      ...(args.element_index !== undefined ? { query: { index: args.element_index } } : {}),
-      ...(args.replace ? { replace: true } : {}),
-    };
-    return renderCallResult(await engine.act({ tool: 'type_text', pid: args.pid, steps: [step, ...stepsFromInput(args.steps)] }, context));
+    const step: TypeTextStep = { kind: 'type-text', text: args.text, mode: args.mode ?? 'auto', ...(args.element_index !== undefined ? { query: { index: args.element_index } } : {}), ...(args.replace ? { replace: true } : {}) };
+    return renderCallResult(await engine.act({ tool: 'type_text', pid: args.pid, steps: [step] }, context));
   },
 });

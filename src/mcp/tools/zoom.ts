@@ -2,22 +2,22 @@ import { defineTool } from '../defineTool.js';
 import { zoomOutput, type ZoomOutput } from '../outputSchemas.js';
 import { coordinate, pidParam, size, toolInput, windowIdParam } from '../params.js';
 
-const LOCAL = 'Window-local points: 0,0 is the top-left of the window.';
+const SCREEN = 'Screen points as the tree prints them (x:N y:N).';
 
 export const zoom = defineTool({
   name: 'zoom',
   title: 'Zoom into part of a window',
   description:
-    "Returns a full-resolution image of a region of the app's window (x, y, width, height in points from the window's top-left; window_id from list_windows, else its frontmost), padded 20 % on each side, at most 1,000 px wide. " +
-    'Read-only. To click something in it, call click (or double_click, right_click) with from_zoom: true and x, y in the pixels of this image.',
+    "A full-resolution image of a region of the app's window (screen points as the tree prints them), padded 20 %, at most 1,000 px wide (read-only). " +
+    'To click in it: click with from_zoom: true and x, y in its pixels.',
   type: 'readOnly',
   inputSchema: toolInput({
     pid: pidParam(),
-    window_id: windowIdParam().optional().describe("Which of the app's windows (from list_windows); default its frontmost."),
-    x: coordinate('x', LOCAL).describe(`Left of the region. ${LOCAL}`),
-    y: coordinate('y', LOCAL).describe('Top of the region, in points from the window\'s top.'),
-    width: size('width').describe('Width of the region in points.'),
-    height: size('height').describe('Height of the region in points.'),
+    window_id: windowIdParam().optional().describe('Default: its frontmost window.'),
+    x: coordinate('x', SCREEN).describe('Left of the region.'),
+    y: coordinate('y', SCREEN).describe('Top of the region.'),
+    width: size('width').describe('In points.'),
+    height: size('height').describe('In points.'),
   }),
   outputSchema: zoomOutput,
   handle: async (engine, args, context) => {
@@ -35,7 +35,7 @@ export const zoom = defineTool({
       'status: ok',
       `pid: ${view.pid}`,
       `window_id: ${view.windowId}`,
-      `image: ${view.width}×${view.height} pixels showing ${Math.round(shown.width)}×${Math.round(shown.height)} points from ${Math.round(shown.x)},${Math.round(shown.y)} of the window (1 pixel = ${view.pointsPerPixel.toFixed(3)} points)`,
+      `image: ${view.width}×${view.height} pixels showing ${Math.round(shown.width)}×${Math.round(shown.height)} points from ${Math.round(shown.x)},${Math.round(shown.y)} of the screen (1 pixel = ${view.pointsPerPixel.toFixed(3)} points)`,
       `hint: To click in it: click {"pid": ${view.pid}, "from_zoom": true, "x": <pixel x>, "y": <pixel y>}. A later zoom of this app replaces this one.`,
     ];
     return {
