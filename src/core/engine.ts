@@ -113,7 +113,14 @@ export class Engine implements TandemEngine {
     return {
       watchdogMs: this.options.watchdogMs ?? settings.watchdog_ms,
       graceMs: this.options.graceMs ?? settings.grace_ms,
-      settle: { ...DEFAULT_SETTLE, ...this.options.settle },
+      settle: {
+        ...DEFAULT_SETTLE,
+        capMs: settings.settle_max_ms,
+        quietMs: settings.settle_quiet_ms,
+        paintQuietMs: settings.settle_quiet_ms,
+        unverifiedQuietMs: Math.max(DEFAULT_SETTLE.unverifiedQuietMs, settings.settle_quiet_ms),
+        ...this.options.settle,
+      },
       snapshotLimits: { ...DEFAULT_SNAPSHOT_LIMITS, ...this.options.snapshotLimits },
       now: this.options.now ?? Date.now,
       describeSteps: this.options.describeSteps,

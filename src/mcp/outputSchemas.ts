@@ -57,6 +57,7 @@ export const callResultOutput = z.object({
   steps_total: z.number(),
   human_input_blocked: z.number().describe("The person's key/pointer events held back during the call."),
   input_leaked: z.number().optional().describe("Times the guard let go for a moment during the call: the person's input then reached the apps."),
+  settled: z.literal(false).optional().describe('false: the app was still changing when the settle bound ran out; absent when it settled.'),
   watchdog: z.boolean().describe('The watchdog gave control back before the call finished.'),
   truncated: z.string().optional(),
   restore: z.object({

@@ -40,6 +40,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     steps_total: result.stepsTotal,
     human_input_blocked: result.humanInputBlocked,
     ...(result.inputLeaked ? { input_leaked: result.inputLeaked } : {}),
+    ...(result.settled === false ? { settled: false } : {}),
     watchdog: result.watchdogFired,
     restore: { cursor: result.restore.cursor, frontmost: result.restore.frontmost },
     duration_ms: Math.round(result.durationMs),
@@ -200,6 +201,7 @@ export function summaryLines(result: CallResult): string[] {
   add('hint', nextMoveFor(result));
   add('screenshot', result.screenshot);
   add('summary', result.summary);
+  if (result.settled === false) add('settled', 'no: the app was still changing when the wait for it ran out (settle_max_ms); the screenshot and diff may not show where it ends up, refresh_traversal in a moment shows it');
   lines.push(...textChangeLines(result));
   add('visible_elements', result.visibleElements);
   add('app_switch', appSwitchText(result));

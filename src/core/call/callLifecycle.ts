@@ -118,7 +118,9 @@ async function guarded(state: CallState): Promise<TandemError | null> {
     // A late Esc (the person saw something go wrong at the last moment) counts for graceMs
     // after the last step: the guard stays up that long, beyond the answer if need be.
     state.graceEndsAt = state.options.now() + state.options.graceMs;
-    await state.step(settle(state.desktop, state.request.pid, state.options.settle, state.progress, state.current));
+    // The screenshot and the tree after wait for the app to settle (tree quiet, painting done):
+    // an answer taken while it still changed would show the old state.
+    state.settled = (await state.step(settle(state.desktop, state.request.pid, state.options.settle, state.progress, state.current))) !== 'cap';
     // A window another process is opening (the steps launched it) is the next thing the
     // model must see: wait for it before looking for a handoff. Paced input means the app has
     // handled the steps' input by now, so a busy app's click handler has run.
