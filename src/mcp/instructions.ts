@@ -26,6 +26,12 @@ const DRIVER_WORKFLOW = `How to work with the window tools:
 8. drag {pid, from, to} presses at from, moves to to and releases (each end an element_index or a window point): sliders, selections, moving things.
 9. launch_app {name, args} starts an app with arguments (background: true keeps the person's window in front). kill_app {pid} closes one without losing unsaved work: when it answers status: asking, the app put up a question (e.g. "Save changes?") and nothing was pressed — ask the person before answering it or sending force: true, which may lose their work.`;
 
+/** What an agent needs in dialogs and after slow actions, whichever acting tools are offered. */
+const DIALOGS_AND_SETTLING = `Dialogs and answers:
+- A dialog of the app you act on (Save As, Open, a question) is part of that app: it shows up in the answer's diff as added elements under a [Dialog] or [FileChooser] line, with the same pid, not as app_switch. Act on it with the same pid; when it closes, the diff shows it removed.
+- To set a file name in a save dialog: the name field holds a proposed name, often partly selected. Press ctrl+a in it first, then type the name (or a full path), then click the dialog's Save button: after a typed path, Return may only close the completion list.
+- An answer is taken once the app has settled (its tree quiet, its window done painting). settled: no means it was still changing when the wait ran out: refresh before relying on what you read. An app that answers only after a pause may need the person's settle_quiet_ms raised.`;
+
 const CONFIG_LINE = `Settings: get_config shows them (the watchdog, inline answers and their image size, artifact retention, the tool profile) and where each comes from; set_config changes them for the person, from the next call on: change them when the person asks.`;
 
 /** The instructions for a session offering `offered` (tool names). */
@@ -33,6 +39,7 @@ export function serverInstructions(offered: ReadonlySet<string>): string {
   const parts = [INTRO];
   if (offered.has('open_application_and_traverse')) parts.push(REFERENCE_WORKFLOW);
   if (offered.has('get_window_state')) parts.push(DRIVER_WORKFLOW);
+  if (offered.has('click_and_traverse') || offered.has('click')) parts.push(DIALOGS_AND_SETTLING);
   if (offered.has('get_config')) parts.push(CONFIG_LINE);
   return parts.join('\n\n');
 }

@@ -1,9 +1,10 @@
 // An action whose tree after shows no change at all may only not have shown its effect yet: a
 // file dialog's Save checks the file before it closes, an app answers a click after a pause of
-// its own. Nothing tells such a pause from "done" while it lasts, so an answer that would say
-// "no changes" waits, within the settle bound, for the app to paint again; when it does, the
-// app is settled again and the screenshot and the tree after are taken anew. An action that
-// did change something never waits here, so the usual answer stays as fast as its settle.
+// its own. Nothing tells such a pause apart from the end of the work while it lasts, so an
+// answer that would say "no changes" waits, within the settle bound, for the app to paint
+// again; when it does, the app is settled again and the screenshot and the tree after are taken
+// anew. An action that did change something never waits here: the usual answer stays as fast
+// as its settle.
 
 import type { PaintWatch } from '../desktop.js';
 import { throwIfAborted } from '../progress.js';
