@@ -117,7 +117,7 @@ export class Engine implements TandemEngine {
         ...DEFAULT_SETTLE,
         capMs: settings.settle_max_ms,
         quietMs: settings.settle_quiet_ms,
-        paintQuietMs: settings.settle_quiet_ms,
+        paintQuietMs: Math.min(settings.settle_quiet_ms, DEFAULT_SETTLE.paintQuietMs),
         unverifiedQuietMs: Math.max(DEFAULT_SETTLE.unverifiedQuietMs, settings.settle_quiet_ms),
         ...this.options.settle,
       },

@@ -61,7 +61,7 @@ export const SETTING_SPECS = {
   artifact_max_calls: { kind: 'number', min: 10, max: 100_000, unit: 'calls', env: 'TANDEM_ARTIFACT_MAX_CALLS', about: 'the artifacts folder keeps the files of at most this many calls' },
   artifact_max_bytes: { kind: 'number', min: MIB, max: 10 * 1024 * MIB, unit: 'bytes', env: 'TANDEM_ARTIFACT_MAX_BYTES', about: 'and at most this many bytes of them' },
   settle_max_ms: { kind: 'number', min: 200, max: 10_000, unit: 'ms', env: 'TANDEM_SETTLE_MAX_MS', about: 'after an action, longest wait for the app to settle (its tree quiet, its windows done painting) before the screenshot and the tree after are taken; past it the answer says `settled: no`' },
-  settle_quiet_ms: { kind: 'number', min: 10, max: 5_000, unit: 'ms', env: 'TANDEM_SETTLE_QUIET_MS', about: 'how long the app must have sent no change and painted nothing to count as settled; raise it for an app that answers a click only after a pause' },
+  settle_quiet_ms: { kind: 'number', min: 10, max: 5_000, unit: 'ms', env: 'TANDEM_SETTLE_QUIET_MS', about: 'how long the app must have sent no accessibility change to count as settled (its windows must also have painted nothing for 30 ms, or for this when shorter); raise it for an app whose changes come with pauses between them' },
   inline: { kind: 'flag', env: 'TANDEM_INLINE', about: 'answers carry their screenshot and tree/diff text when a call does not send inline' },
   inline_image_max_side: { kind: 'number', min: 256, max: 4_096, unit: 'px', env: 'TANDEM_INLINE_MAX_SIDE', about: 'longest side of an inline screenshot (scaled down to fit)' },
   tools: { kind: 'choice', choices: TOOL_PROFILES, env: 'TANDEM_TOOLS', about: 'the tool profile a new MCP session offers when `tandem mcp` gets no --tools' },

@@ -24,8 +24,8 @@ export interface SettleOptions {
   unverifiedQuietMs: number;
   /**
    * How long the app's windows must have been left unpainted before they count as finished
-   * painting (where the backend can see paints: X DAMAGE). Default 45 ms, under three frames at
-   * 60 Hz: a repaint in progress draws every frame. The `settle_quiet_ms` setting sets it with quietMs.
+   * painting (where the backend can see paints: X DAMAGE). Default 30 ms, two frames at 60 Hz: a
+   * repaint in progress draws at least every other frame. A `settle_quiet_ms` below it lowers it.
    */
   paintQuietMs: number;
   /** Never wait longer than this (the `settle_max_ms` setting). Default 1 500 ms. */
@@ -42,7 +42,7 @@ export interface SettleOptions {
   launchPollMs: number;
 }
 
-export const DEFAULT_SETTLE: SettleOptions = { quietMs: 45, minQuietMs: 10, paintQuietMs: 45, unverifiedQuietMs: 150, capMs: 1_500, fallbackMs: 300, launchCapMs: 6_000, launchPollMs: 25 };
+export const DEFAULT_SETTLE: SettleOptions = { quietMs: 45, minQuietMs: 10, paintQuietMs: 30, unverifiedQuietMs: 150, capMs: 1_500, fallbackMs: 300, launchCapMs: 6_000, launchPollMs: 25 };
 
 /**
  * The quiet to wait for before reading: quietMs less what the read will verify, judged by the
