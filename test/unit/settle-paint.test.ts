@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { PaintWatch } from '../../src/core/desktop.js';
 import { createProgress } from '../../src/core/progress.js';
 import { DEFAULT_SETTLE, settle } from '../../src/core/call/settle.js';
-import { COUNTER, act, clickOn, counterDesktop, engineFixture } from '../support/engineFixtures.js';
+import { COUNTER, act, clickOn, counterDesktop, engineFixture, press } from '../support/engineFixtures.js';
 import { summaryLines } from '../../src/mcp/render.js';
 import type { CallResult } from '../../src/core/call/result.js';
 
@@ -95,11 +95,11 @@ describe('an answer that would say "no changes"', () => {
         for (const watch of paints) if (!watch.closed) watch.paint();
       }, 50);
     };
-    return engineFixture(desktop, { settle: { quietMs: 0, paintQuietMs: 10, capMs: 2_000, fallbackMs: 0 } });
+    return { fixture: await engineFixture(desktop, { settle: { quietMs: 0, paintQuietMs: 10, capMs: 2_000, fallbackMs: 0 } }), paints };
   }
 
   it('should wait for the app to paint again, then answer with its late change', async () => {
-    const fixture = await lateApp(true);
+    const { fixture } = await lateApp(true);
     try {
       const result = await fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
       assert.deepEqual(result.textChanges, [{ role: 'Label', before: 'Status: idle', after: 'Status: done' }]);
@@ -111,10 +111,21 @@ describe('an answer that would say "no changes"', () => {
   });
 
   it('should answer as read where the backend cannot see paints', async () => {
-    const fixture = await lateApp(false);
+    const { fixture } = await lateApp(false);
     try {
       const result = await fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
       assert.equal(result.summary, 'no changes');
+    } finally {
+      await fixture.cleanup();
+    }
+  });
+
+  it('should not wait after a key that only moves focus or the caret', async () => {
+    const { fixture, paints } = await lateApp(true);
+    try {
+      const result = await fixture.engine.act(act(COUNTER, press('tab')));
+      assert.equal(result.summary, 'no changes');
+      assert.equal(paints.length, 1, 'only the settle watched the paints: no wait for a late reaction');
     } finally {
       await fixture.cleanup();
     }
