@@ -113,6 +113,7 @@ declare module 'x11' {
     require(name: 'xinput', callback: XCallback<XInputExtension>): void;
     require(name: 'res', callback: XCallback<ResExtension>): void;
     require(name: 'xkb', callback: XCallback<XkbExtension>): void;
+    require(name: 'damage', callback: XCallback<DamageExtension>): void;
 
     AllocID(): number;
     ReleaseID(id: number): void;
@@ -171,6 +172,17 @@ declare module 'x11' {
     Redirect: { Automatic: 0; Manual: 1 };
     RedirectSubwindows(window: number, updateType: number): void;
     NameWindowPixmap(window: number, pixmap: number): void;
+  }
+
+  /** DAMAGE 1.1: the server reports drawing into a drawable (damageproto.txt). */
+  export interface DamageExtension extends QueryExtensionReply {
+    major: number;
+    minor: number;
+    ReportLevel: { RawRectangles: 0; DeltaRectangles: 1; BoundingBox: 2; NonEmpty: 3 };
+    Create(damage: number, drawable: number, reportLevel: number): void;
+    Destroy(damage: number): void;
+    /** repair 0 and parts 0: the whole damage is repaired, so the next drawing reports again. */
+    Subtract(damage: number, repair: number, parts: number): void;
   }
 
   /** X-Resource 1.2: which process owns a client's resources (the server asks the kernel). */

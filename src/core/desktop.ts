@@ -84,6 +84,21 @@ export interface EngagedGuard {
 
 export type SettleOutcome = 'quiet' | 'cap' | 'unsupported';
 
+/**
+ * Paints of an app's windows, seen from the moment the watch began (Linux: X DAMAGE on each of
+ * its top-level windows). Facts only: how long to wait for the painting to stop is core's.
+ */
+export interface PaintWatch {
+  /** When the watch began (epoch ms). */
+  readonly since: number;
+  /** When one of the windows was last painted since the watch began (epoch ms); undefined: not yet. */
+  lastPaintAt(): number | undefined;
+  /** Resolves at the next paint, or when the watch is closed. */
+  nextPaint(): Promise<void>;
+  /** Idempotent; must not throw. */
+  close(): void;
+}
+
 export interface OpenedApp extends RunningApp {
   /** True when an already-running instance was used instead of starting a new one. */
   reused: boolean;
@@ -210,6 +225,11 @@ export interface Desktop {
   setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void>;
   /** Waits until pid's UI has been quiet for quietMs (accessibility events), at most capMs. */
   waitForQuiet(pid: number, quietMs: number, capMs: number, progress: Progress): Promise<SettleOutcome>;
+  /**
+   * Starts watching pid's windows being painted ("window painted since"). null where the
+   * platform cannot tell (macOS today, an X server without DAMAGE): whether it finished painting is unknown.
+   */
+  watchPaint(pid: number, progress: Progress): Promise<PaintWatch | null>;
   /**
    * Processes an action on pid may have launched since sinceMs (epoch ms) that still run: their
    * window may be on its way (Linux: pid's descendants started since). [] where the platform

@@ -20,7 +20,7 @@ import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
 import type { CallResult } from './call/result.js';
 import { explainMissingApp, readabilityCheck } from './apps/readability.js';
-import { DEFAULT_SETTLE, settle, type SettleOptions } from './call/settle.js';
+import { settle, settleFromSettings, type SettleOptions } from './call/settle.js';
 import { runTransaction, type TransactionDeps, type TransactionOptions } from './call/callLifecycle.js';
 import { INSPECTION, checkZoomRegion, inspect, zoomRead } from './call/inspection.js';
 import { KILL_TOOL, LAUNCH_TOOL, recordedKill, recordedLaunch, type KillAppResult, type LaunchAppResult } from './apps/lifecycleCalls.js';
@@ -112,7 +112,7 @@ export class Engine implements TandemEngine {
     return {
       watchdogMs: this.options.watchdogMs ?? settings.watchdog_ms,
       graceMs: this.options.graceMs ?? settings.grace_ms,
-      settle: { ...DEFAULT_SETTLE, ...this.options.settle },
+      settle: { ...settleFromSettings(settings), ...this.options.settle },
       snapshotLimits: { ...DEFAULT_SNAPSHOT_LIMITS, ...this.options.snapshotLimits },
       now: this.options.now ?? Date.now,
       describeSteps: this.options.describeSteps,

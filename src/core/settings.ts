@@ -60,6 +60,8 @@ export const SETTING_SPECS = {
   grace_ms: { kind: 'number', min: 0, max: MAX_GRACE_MS, unit: 'ms', env: 'TANDEM_GRACE_MS', about: 'after a call\'s last step, how long a late Esc still counts (the guard stays up that long, within the watchdog)' },
   artifact_max_calls: { kind: 'number', min: 10, max: 100_000, unit: 'calls', env: 'TANDEM_ARTIFACT_MAX_CALLS', about: 'the artifacts folder keeps the files of at most this many calls' },
   artifact_max_bytes: { kind: 'number', min: MIB, max: 10 * 1024 * MIB, unit: 'bytes', env: 'TANDEM_ARTIFACT_MAX_BYTES', about: 'and at most this many bytes of them' },
+  settle_max_ms: { kind: 'number', min: 200, max: 10_000, unit: 'ms', env: 'TANDEM_SETTLE_MAX_MS', about: 'longest wait after an action for the app to settle (tree quiet, windows painted); past it the answer says settled: no' },
+  settle_quiet_ms: { kind: 'number', min: 10, max: 5_000, unit: 'ms', env: 'TANDEM_SETTLE_QUIET_MS', about: 'how long the app must send no accessibility change to count as settled; raise it for apps that pause between changes' },
   inline: { kind: 'flag', env: 'TANDEM_INLINE', about: 'answers carry their screenshot and tree/diff text when a call does not send inline' },
   inline_image_max_side: { kind: 'number', min: 256, max: 4_096, unit: 'px', env: 'TANDEM_INLINE_MAX_SIDE', about: 'longest side of an inline screenshot (scaled down to fit)' },
   tools: { kind: 'choice', choices: TOOL_PROFILES, env: 'TANDEM_TOOLS', about: 'the tool profile a new MCP session offers when `tandem mcp` gets no --tools' },
@@ -73,6 +75,8 @@ export interface Settings {
   grace_ms: number;
   artifact_max_calls: number;
   artifact_max_bytes: number;
+  settle_max_ms: number;
+  settle_quiet_ms: number;
   inline: boolean;
   inline_image_max_side: number;
   tools: ToolProfile;
@@ -83,6 +87,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   grace_ms: 200,
   artifact_max_calls: DEFAULT_MAX_CALLS,
   artifact_max_bytes: DEFAULT_MAX_BYTES,
+  settle_max_ms: 1_500,
+  settle_quiet_ms: 45,
   inline: false,
   inline_image_max_side: 1_280,
   // One family of tools an agent cannot choose wrongly from, at the smallest cost per turn (issue 19).

@@ -66,6 +66,7 @@ export class LazyDesktop implements Desktop {
   insertText: Desktop['insertText'] = async (...args) => (await this.get()).insertText(...args);
   setSelected: Desktop['setSelected'] = async (...args) => (await this.get()).setSelected(...args);
   waitForQuiet: Desktop['waitForQuiet'] = async (...args) => (await this.get()).waitForQuiet(...args);
+  watchPaint: Desktop['watchPaint'] = async (...args) => (await this.get()).watchPaint(...args);
   launchedSince: Desktop['launchedSince'] = async (...args) => (await this.get()).launchedSince(...args);
   click: Desktop['click'] = async (...args) => (await this.get()).click(...args);
   pressKey: Desktop['pressKey'] = async (...args) => (await this.get()).pressKey(...args);

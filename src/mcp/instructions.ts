@@ -25,6 +25,12 @@ const DRIVER_WORKFLOW = `How to work:
 7. type_text inserts through accessibility where the field takes it and types keys otherwise; its typed_by line says which, and when the field kept other text. replace: true replaces all the field holds (a Save dialog's file name, whose stem alone is selected).
 8. kill_app {pid} closes an app without losing unsaved work: when it answers status: asking, nothing was pressed — ask the person before answering it or sending force: true.`;
 
+/** What an agent needs in dialogs and after slow actions, whichever acting tools are offered. */
+const DIALOGS_AND_SETTLING = `Dialogs and answers:
+- A dialog of the app you act on (Save As, Open, a question) is part of that app: it shows up in the answer's diff as added elements under a [Dialog] or [FileChooser] line, with the same pid, not as app_switch. Act on it with the same pid; when it closes, the diff shows it removed.
+- To set a file name in a save dialog: the name field holds a proposed name, often partly selected. Press ctrl+a in it first, then type the name (or a full path), then click the dialog's Save button: after a typed path, Return may only close the completion list.
+- An answer is taken once the app has settled (its tree quiet, its window done painting). settled: no means it was still changing when the wait ran out: refresh before relying on what you read. An app that answers only after a pause may need the person's settle_quiet_ms raised.`;
+
 const CONFIG_LINE = `Settings: get_config shows them (the watchdog, inline answers and their image size, artifact retention, the tool profile) and where each comes from; set_config changes them for the person, from the next call on: change them when the person asks.`;
 
 /** The instructions for a session offering `offered` (tool names). */
@@ -32,6 +38,7 @@ export function serverInstructions(offered: ReadonlySet<string>): string {
   const parts = [INTRO];
   if (offered.has('open_application_and_traverse')) parts.push(REFERENCE_WORKFLOW);
   if (offered.has('get_window_state')) parts.push(DRIVER_WORKFLOW);
+  if (offered.has('click_and_traverse') || offered.has('click')) parts.push(DIALOGS_AND_SETTLING);
   if (offered.has('get_config')) parts.push(CONFIG_LINE);
   return parts.join('\n\n');
 }

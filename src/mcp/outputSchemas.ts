@@ -26,6 +26,7 @@ export const callResultOutput = z.object({
   steps_total: z.number(),
   human_input_blocked: z.number(),
   input_leaked: z.number().optional(),
+  settled: z.literal(false).optional(),
   watchdog: z.boolean(),
   truncated: z.string().optional(),
   restore: z.looseObject({}),

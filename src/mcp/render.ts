@@ -40,6 +40,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     steps_total: result.stepsTotal,
     human_input_blocked: result.humanInputBlocked,
     ...(result.inputLeaked ? { input_leaked: result.inputLeaked } : {}),
+    ...(result.settled === false ? { settled: false } : {}),
     watchdog: result.watchdogFired,
     ...(result.renumbered ? { renumbered: result.renumbered } : {}),
     restore: { cursor: result.restore.cursor, frontmost: result.restore.frontmost },
@@ -207,6 +208,7 @@ export function summaryLines(result: CallResult): string[] {
   add('hint', nextMoveFor(result));
   add('screenshot', result.screenshot);
   add('summary', result.summary);
+  if (result.settled === false) add('settled', 'no: the app was still changing when the wait for it ran out (settle_max_ms); the screenshot and diff may not show where it ends up, refresh_traversal in a moment shows it');
   lines.push(...textChangeLines(result));
   if (result.renumbered) add('renumbered', `${result.renumbered} elements have another element_index now: use the #N in this answer, or refresh, not an older tree's`);
   add('visible_elements', result.visibleElements);

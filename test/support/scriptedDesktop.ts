@@ -60,6 +60,7 @@ import type {
   LaunchRequest,
   ProcessState,
   QuitRequest,
+  PaintWatch,
   ResolvedApp,
   SettleOutcome,
   SnapshotLimits,
@@ -359,6 +360,8 @@ export class ScriptedDesktop implements Desktop {
   cursor: Point;
   readonly screen: Rect;
   settleOutcome: SettleOutcome;
+  /** What watchPaint answers: null (default) where paints cannot be seen, or a test's own watch. */
+  paintWatch: ((pid: number) => PaintWatch) | null = null;
   /** The next this-many snapshots report that the app changed while it was being read. */
   changingReads = 0;
   /** When false, activate() does nothing and answers false (a window manager refusing focus). */
@@ -706,6 +709,11 @@ export class ScriptedDesktop implements Desktop {
   async waitForQuiet(pid: number, _quietMs: number, _capMs: number, progress: Progress): Promise<SettleOutcome> {
     await this.enter('waitForQuiet', `settle ${pid}`, progress);
     return this.settleOutcome;
+  }
+
+  async watchPaint(pid: number, progress: Progress): Promise<PaintWatch | null> {
+    throwIfAborted(progress);
+    return this.paintWatch ? this.paintWatch(pid) : null;
   }
 
   async launchedSince(pid: number, sinceMs: number, progress: Progress): Promise<RunningApp[]> {

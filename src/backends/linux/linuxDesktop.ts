@@ -14,6 +14,7 @@ import type {
   ProcessState,
   QuitRequest,
   ResolvedApp,
+  PaintWatch,
   SettleOutcome,
   SnapshotLimits,
 } from '../../core/desktop.js';
@@ -153,6 +154,10 @@ export class LinuxDesktop implements Desktop {
 
   drag(from: Point, to: Point, options: DragOptions, progress: Progress): Promise<void> {
     return this.x11.drag(from, to, options, progress);
+  }
+
+  watchPaint(pid: number, progress: Progress): Promise<PaintWatch | null> {
+    return this.x11.watchPaint(pid, progress);
   }
 
   // — capture and guard —

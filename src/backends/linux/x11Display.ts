@@ -3,7 +3,7 @@
 // linuxDesktop.ts composes both into core's Desktop.
 
 import type { CompositeExtension, ResExtension, XInputExtension, XTestExtension } from 'x11';
-import type { ClickOptions, Desktop, DragOptions, EngagedGuard, GuardListener, KeyName, QuitRequest } from '../../core/desktop.js';
+import type { ClickOptions, Desktop, DragOptions, EngagedGuard, GuardListener, KeyName, PaintWatch, QuitRequest } from '../../core/desktop.js';
 import { TandemError } from '../../core/errors.js';
 import type { Display, Frontmost, Modifier, PermissionCheck, Point, Rect, Screenshot, WindowInfo } from '../../core/model.js';
 import { throwIfAborted, type Progress } from '../../core/progress.js';
@@ -16,15 +16,17 @@ import { X11Windows } from './x11Windows.js';
 import { XInputGuard } from './xinputGuard.js';
 import { X11Overlay } from './x11OverlayWindows.js';
 import { randr15Opcode, readMonitors } from './x11Monitors.js';
+import { X11PaintWatcher } from './x11Damage.js';
 
 type X11Primitives = Pick<
   Desktop,
-  'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'displays' | 'moveCursor' | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'drag' | 'screenshot' | 'engageGuard'
+  'frontmost' | 'activate' | 'windows' | 'cursorPosition' | 'displays' | 'moveCursor' | 'click' | 'pressKey' | 'typeText' | 'scroll' | 'drag' | 'screenshot' | 'engageGuard' | 'watchPaint'
 >;
 
 export class X11Display implements X11Primitives {
   private guard: Promise<XInputGuard> | null = null;
   private randrOpcode: Promise<number | null> | null = null;
+  private paints: Promise<X11PaintWatcher | null> | null = null;
   private overlay: Promise<X11Overlay | null> | null = null;
   private overlayPulse: boolean | undefined;
   private readonly windowsApi: X11Windows;
@@ -157,6 +159,14 @@ export class X11Display implements X11Primitives {
     const window = target.pid !== undefined && !target.rect ? await this.windowsApi.topWindowOf(target.pid) : null;
     if (window) return this.capture.window(window, progress);
     return this.capture.screen(target.rect, progress);
+  }
+
+  /** X DAMAGE on pid's top-level windows (the extension looked up once); null without it. */
+  async watchPaint(pid: number, progress: Progress): Promise<PaintWatch | null> {
+    throwIfAborted(progress);
+    this.paints ??= X11PaintWatcher.open(this.connection, this.windowsApi);
+    const watcher = await this.paints;
+    return watcher ? watcher.watch(pid) : null;
   }
 
   // — guard —

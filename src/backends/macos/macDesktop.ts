@@ -16,6 +16,7 @@ import type {
   ProcessState,
   QuitRequest,
   ResolvedApp,
+  PaintWatch,
   SettleOutcome,
   SnapshotLimits,
 } from '../../core/desktop.js';
@@ -177,6 +178,15 @@ export class MacDesktop implements Desktop {
 
   waitForQuiet(pid: number, quietMs: number, capMs: number, progress: Progress): Promise<SettleOutcome> {
     return waitForQuietAx(this.session, pid, quietMs, capMs, progress, { pumpRunLoop: !process.versions.electron });
+  }
+
+  /**
+   * Unknown on macOS: no primitive here tells when a window finished painting (see
+   * docs/macos.md), so settling rests on the accessibility notifications alone.
+   */
+  async watchPaint(_pid: number, progress: Progress): Promise<PaintWatch | null> {
+    throwIfAborted(progress);
+    return null;
   }
 
   /**

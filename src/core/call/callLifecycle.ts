@@ -24,6 +24,7 @@ import { overlayText } from '../overlay/overlayText.js';
 import { createProgress, throwIfAborted } from '../progress.js';
 import { describeStep, redactStep, secureForEvents } from '../tree/redact.js';
 import type { CallResult, CallStatus } from './result.js';
+import { awaitLateReaction } from './lateReaction.js';
 import { settle, waitForLaunches } from './settle.js';
 import { stepVerb } from './steps.js';
 import { captureScreenshot, checkHandoff, readAfter, readAfterFailure, readHandoffTree } from './afterAction.js';
@@ -120,7 +121,10 @@ async function guarded(state: CallState): Promise<TandemError | null> {
     // A late Esc (the person saw something go wrong at the last moment) counts for graceMs
     // after the last step: the guard stays up that long, beyond the answer if need be.
     state.graceEndsAt = state.options.now() + state.options.graceMs;
-    await state.step(settle(state.desktop, state.request.pid, state.options.settle, state.progress, state.current));
+    // The screenshot and the tree after wait for the app to settle (tree quiet, painting done):
+    // an answer taken while it still changed would show the old state.
+    const settleGivesUpAt = state.options.now() + state.options.settle.capMs;
+    state.settled = (await state.step(settle(state.desktop, state.request.pid, state.options.settle, state.progress, state.current))) !== 'cap';
     // A window another process is opening (the steps launched it) is the next thing the
     // model must see: wait for it before looking for a handoff. Paced input means the app has
     // handled the steps' input by now, so a busy app's click handler has run.
@@ -132,6 +136,7 @@ async function guarded(state: CallState): Promise<TandemError | null> {
     // the app, the display server and we share (in parallel they took longer than in a row).
     await captureScreenshot(state, state.progress);
     await readAfter(state);
+    await awaitLateReaction(state, settleGivesUpAt);
     await readHandoffTree(state);
     session.fireWatchdogIfDue();
     throwIfAborted(state.progress);

@@ -94,6 +94,8 @@ export class CallState {
   after: TreeSnapshot | null = null;
   diff: TreeDiff | null = null;
   appExited = false;
+  /** False when the app was still changing (tree or paint) when the settle bound ran out after the steps. */
+  settled: boolean | undefined;
   handoff: { frontmost: Frontmost; snapshot: TreeSnapshot | null } | null = null;
   /** Processes the steps started that showed no window (named in the answer). */
   launchedWithoutWindow: LaunchOutcome['running'] = [];

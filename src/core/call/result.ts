@@ -111,6 +111,12 @@ export interface CallResult {
   truncated?: { pid: number; reason: TruncationReason; detail: string };
   /** The target app exited during the call (its steps stopped there). */
   appExited?: boolean;
+  /**
+   * false: the app was still changing (its tree, or painting its windows) when the settle bound
+   * (settle_max_ms) ran out, so the screenshot and the tree after may not show where it ends up.
+   * Absent when it settled.
+   */
+  settled?: false;
   /** A cancelled call: the person pressed Esc during it, or the caller cancelled it. */
   cancelledBy?: 'person' | 'caller';
   restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed' };

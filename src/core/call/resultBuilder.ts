@@ -83,6 +83,7 @@ export async function buildResult(state: CallState, status: CallStatus, failure:
     watchdogFired: state.session?.watchdogFired ?? false,
     ...(truncatedTree?.truncated ? { truncated: { pid: truncatedTree.pid, ...truncatedTree.truncated } } : {}),
     ...(state.appExited ? { appExited: true } : {}),
+    ...(state.settled === false ? { settled: false } : {}),
     ...(status === 'cancelled' ? { cancelledBy: state.session?.escapePressed ? ('person' as const) : ('caller' as const) } : {}),
     restore,
   };

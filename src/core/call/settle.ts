@@ -1,7 +1,8 @@
-// Settle: wait until the target app has stopped changing before the tree is read again, and
-// until a window that the action launched in another process is there to be seen.
+// Settle: wait until the target app has stopped changing — its tree quiet and its windows done
+// painting — before the screenshot and the tree after are taken, and until a window that the
+// action launched in another process is there to be seen.
 
-import type { Desktop, SettleOutcome } from '../desktop.js';
+import type { Desktop, PaintWatch, SettleOutcome } from '../desktop.js';
 import type { RunningApp, TreeSnapshot } from '../model.js';
 import { sleep, throwIfAborted, type Progress } from '../progress.js';
 
@@ -21,7 +22,13 @@ export interface SettleOptions {
    * today): nothing verifies the read, so the longer wait the engine always used. Default 150 ms.
    */
   unverifiedQuietMs: number;
-  /** Never wait longer than this. Default 1 500 ms. */
+  /**
+   * How long the app's windows must have been left unpainted before they count as finished
+   * painting (where the backend can see paints: X DAMAGE). Default 30 ms, two frames at 60 Hz: a
+   * repaint in progress draws at least every other frame. A `settle_quiet_ms` below it lowers it.
+   */
+  paintQuietMs: number;
+  /** Never wait longer than this (the `settle_max_ms` setting). Default 1 500 ms. */
   capMs: number;
   /** Fixed wait when the backend cannot observe events ('unsupported'). Default 300 ms. */
   fallbackMs: number;
@@ -35,7 +42,21 @@ export interface SettleOptions {
   launchPollMs: number;
 }
 
-export const DEFAULT_SETTLE: SettleOptions = { quietMs: 45, minQuietMs: 10, unverifiedQuietMs: 150, capMs: 1_500, fallbackMs: 300, launchCapMs: 6_000, launchPollMs: 25 };
+export const DEFAULT_SETTLE: SettleOptions = { quietMs: 45, minQuietMs: 10, paintQuietMs: 30, unverifiedQuietMs: 150, capMs: 1_500, fallbackMs: 300, launchCapMs: 6_000, launchPollMs: 25 };
+
+/**
+ * The settle options the person's settings ask for: the bound and the tree's quiet period; paint
+ * needs no longer a quiet period than the tree, and an unverified quiet never a shorter one.
+ */
+export function settleFromSettings(settings: { settle_max_ms: number; settle_quiet_ms: number }): SettleOptions {
+  return {
+    ...DEFAULT_SETTLE,
+    capMs: settings.settle_max_ms,
+    quietMs: settings.settle_quiet_ms,
+    paintQuietMs: Math.min(settings.settle_quiet_ms, DEFAULT_SETTLE.paintQuietMs),
+    unverifiedQuietMs: Math.max(DEFAULT_SETTLE.unverifiedQuietMs, settings.settle_quiet_ms),
+  };
+}
 
 /**
  * The quiet to wait for before reading: quietMs less what the read will verify, judged by the
@@ -48,13 +69,62 @@ export function quietBeforeRead(options: SettleOptions, lastRead: TreeSnapshot |
   return Math.max(options.minQuietMs, options.quietMs - lastRead.elapsedMs);
 }
 
-/** Waits until pid is quiet enough to be read; `lastRead` is its latest tree (see quietBeforeRead). */
+/**
+ * Waits until pid is quiet enough to be read: its tree quiet (see quietBeforeRead; `lastRead` is
+ * its latest tree) and then its windows unpainted for paintQuietMs, within capMs. 'cap' when the
+ * bound ran out first: the answer then says the app had not settled.
+ */
 export async function settle(desktop: Desktop, pid: number, options: SettleOptions, progress: Progress, lastRead?: TreeSnapshot): Promise<SettleOutcome> {
-  const outcome = await desktop.waitForQuiet(pid, quietBeforeRead(options, lastRead), options.capMs, progress);
-  if (outcome === 'cap') progress.log(`the app was still changing after ${options.capMs} ms; reading its tree anyway`);
-  // Without accessibility events there is nothing to observe: give the app a fixed moment.
-  if (outcome === 'unsupported') await sleep(options.fallbackMs, progress);
-  return outcome;
+  const giveUpAt = Math.min(Date.now() + options.capMs, progress.deadline);
+  // Watched from the start, so paints during the tree's wait count; a backend that cannot
+  // watch (or fails to) leaves the tree's word alone.
+  const paints = await desktop.watchPaint(pid, progress).catch(() => null);
+  try {
+    let outcome = await desktop.waitForQuiet(pid, quietBeforeRead(options, lastRead), options.capMs, progress);
+    // Without accessibility events there is nothing to observe: give the app a fixed moment.
+    if (outcome === 'unsupported') await sleep(options.fallbackMs, progress);
+    if (outcome !== 'cap' && paints) {
+      if ((await untilPaintingStops(desktop, pid, paints, options, giveUpAt, progress)) === 'cap') outcome = 'cap';
+    }
+    if (outcome === 'cap') progress.log(`the app was still changing after ${options.capMs} ms; reading its tree anyway`);
+    return outcome;
+  } finally {
+    paints?.close();
+  }
+}
+
+/**
+ * Waits until no window of the app was painted for paintQuietMs. Painting that went on after
+ * the tree fell quiet means the app was still at work: its tree is waited on again (briefly)
+ * before the paints are, so a change drawn late is in the tree read after.
+ */
+async function untilPaintingStops(desktop: Desktop, pid: number, paints: PaintWatch, options: SettleOptions, giveUpAt: number, progress: Progress): Promise<'quiet' | 'cap'> {
+  for (;;) {
+    const treeQuietAt = Date.now();
+    for (;;) {
+      const quietSince = paints.lastPaintAt() ?? paints.since;
+      const now = Date.now();
+      if (now - quietSince >= options.paintQuietMs) break;
+      if (now >= giveUpAt) return 'cap';
+      await paintOrTimeout(paints, Math.min(quietSince + options.paintQuietMs, giveUpAt) - now);
+      throwIfAborted(progress);
+    }
+    const lastPaint = paints.lastPaintAt();
+    if (lastPaint === undefined || lastPaint <= treeQuietAt) return 'quiet';
+    const tree = await desktop.waitForQuiet(pid, options.minQuietMs, Math.max(0, giveUpAt - Date.now()), progress);
+    if (tree === 'cap') return 'cap';
+  }
+}
+
+/** Resolves at the watch's next paint or after ms, whichever comes first. */
+function paintOrTimeout(paints: PaintWatch, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, Math.max(0, ms));
+    void paints.nextPaint().then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** What became of the processes an action launched. */

@@ -1,0 +1,104 @@
+// "Window painted since": X DAMAGE on each top-level window of an app. The server reports the
+// first drawing into a window after its damage was last repaired (level NonEmpty); repairing it
+// at once re-arms the report, so one event per burst of drawing reaches us, never one per
+// rectangle. Whether painting has stopped is core's decision (call/settle.ts).
+
+import type { DamageExtension, XEvent } from 'x11';
+import type { PaintWatch } from '../../core/desktop.js';
+import type { X11Connection } from '../../../native/linux/x11Connection.js';
+import type { X11Windows } from './x11Windows.js';
+
+export class X11PaintWatcher {
+  /** Damage ids of open watches, to the watch that owns them. */
+  private readonly owners = new Map<number, WindowPaints>();
+  private unsubscribe: (() => void) | null = null;
+
+  private constructor(
+    private readonly connection: X11Connection,
+    private readonly damage: DamageExtension,
+    private readonly windows: X11Windows,
+  ) {}
+
+  /** null when the server has no DAMAGE extension: paints cannot be seen then. */
+  static async open(connection: X11Connection, windows: X11Windows): Promise<X11PaintWatcher | null> {
+    const damage = await connection.request<DamageExtension>((callback) => connection.client.require('damage', callback)).catch(() => null);
+    return damage ? new X11PaintWatcher(connection, damage, windows) : null;
+  }
+
+  /** Watches every top-level window pid has now; a watch over no window sees no paint. */
+  async watch(pid: number): Promise<PaintWatch> {
+    const list = await this.windows.clientList();
+    const pids = await Promise.all(list.map((window) => this.windows.windowPid(window).catch(() => null)));
+    const owned = list.filter((_, index) => pids[index] === pid);
+    this.unsubscribe ??= this.connection.onEvent((event) => this.onEvent(event));
+    const paints = new WindowPaints(Date.now(), () => this.release(paints));
+    for (const window of owned) {
+      const id = this.connection.client.AllocID();
+      this.damage.Create(id, window, this.damage.ReportLevel.NonEmpty);
+      paints.damages.push(id);
+      this.owners.set(id, paints);
+    }
+    return paints;
+  }
+
+  private onEvent(event: XEvent): void {
+    if (event.name !== 'DamageNotify') return;
+    const id = (event as XEvent & { damage?: number }).damage;
+    const owner = id === undefined ? undefined : this.owners.get(id);
+    if (!owner || id === undefined) return;
+    this.damage.Subtract(id, 0, 0);
+    owner.painted(Date.now());
+  }
+
+  private release(paints: WindowPaints): void {
+    for (const id of paints.damages) {
+      this.owners.delete(id);
+      if (this.connection.closed) continue;
+      try {
+        // A window destroyed meanwhile took its damage with it: the error is logged, harmless.
+        this.damage.Destroy(id);
+      } catch {
+        // the connection went away: nothing to free
+      }
+    }
+    paints.damages.length = 0;
+  }
+}
+
+class WindowPaints implements PaintWatch {
+  readonly damages: number[] = [];
+  private last: number | undefined;
+  private readonly waiting = new Set<() => void>();
+  private closed = false;
+
+  constructor(
+    readonly since: number,
+    private readonly onClose: () => void,
+  ) {}
+
+  lastPaintAt(): number | undefined {
+    return this.last;
+  }
+
+  painted(at: number): void {
+    this.last = at;
+    this.wakeAll();
+  }
+
+  nextPaint(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.add(resolve));
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onClose();
+    this.wakeAll();
+  }
+
+  private wakeAll(): void {
+    for (const wake of this.waiting) wake();
+    this.waiting.clear();
+  }
+}
