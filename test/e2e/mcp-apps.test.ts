@@ -98,7 +98,7 @@ function suite(name: string, options: { load: boolean }): void {
       // The answer read the app's tree, so no second call is needed to see what it shows.
       assert.ok(answer.file && existsSync(answer.file), `the tree file is there: ${result.text}`);
       const tree = readFileSync(answer.file, 'utf8');
-      assert.match(tree, /^\[PushButton\] "OK"/m, tree);
+      assert.match(tree, /^#\d+ \[PushButton\] "OK"/m, tree);
       assert.ok(tree.includes(`[Dialog] "${title}"`), `the dialog, by the title sent, is in the tree: ${tree}`);
       assert.ok(answer.screenshot && existsSync(answer.screenshot), 'and its screenshot');
       assert.ok((answer.element_count ?? 0) > 0);

@@ -50,7 +50,7 @@ describe('answers taken once the app has settled', { timeout: 180_000 }, () => {
 
   test('should show a label the app sets 400 ms after the click in the diff and the screenshot', async () => {
     const before = await server.callOk('refresh_traversal', { pid: fixture.pid });
-    assert.match(readFileSync(before.structured.file as string, 'utf8'), /^\[Label\] "Result: waiting"/m);
+    assert.match(readFileSync(before.structured.file as string, 'utf8'), /^#\d+ \[Label\] "Result: waiting"/m);
     assert.equal(await pixelsOf(before.structured.screenshot as string, LATE_COLOUR), 0, 'nothing is painted with the result colour before the click');
 
     const result = await server.callOk('click_and_traverse', { pid: fixture.pid, element: 'Show result later', role: 'button' });
@@ -86,7 +86,7 @@ describe('answers taken once the app has settled', { timeout: 180_000 }, () => {
     try {
       await server.callOk('type_and_traverse', { pid, text: typedText });
       const dialog = await server.callOk('press_key_and_traverse', { pid, keyName: 's', modifierFlags: ['ctrl'] });
-      assert.match(diffOf(dialog), /^\+ \[\w+\] "Save As"/m, `the dialog is in the diff:\n${diffOf(dialog)}`);
+      assert.match(diffOf(dialog), /^\+ #\d+ \[\w+\] "Save As"/m, `the dialog is in the diff:\n${diffOf(dialog)}`);
       assert.equal(dialog.structured.app_switch, undefined, 'a dialog of the same app is no app switch');
 
       // The name typed, then the dialog's Save button clicked: Return would first close the

@@ -133,7 +133,8 @@ describe('type_text, press_key and window_id on a real GTK app', { timeout: 240_
       assert.match(partial.text, /^typed_by: .*"Name:".*the field kept other text it had/m, partial.text);
       const changed = /^~ #(\d+) \[Text\] "Name:" \| value: 'probe\.txt' -> 'copy\.txt\.txt'$/m.exec(readFileSync(partial.structured.file as string, 'utf8'));
       assert.ok(changed, 'the field holds the name twice extended, as the app says');
-      await server.callOk('type_text', { pid: mousepad, element_index: Number(changed[1]), text: 'copy.txt', replace: true, steps: [{ action: 'press', keyName: 'return' }] });
+      await server.callOk('type_text', { pid: mousepad, element_index: Number(changed[1]), text: 'copy.txt', replace: true });
+      await server.callOk('press_key', { pid: mousepad, key: 'return' });
       await eventually(() => (existsSync(path.join(dir, 'copy.txt')) ? true : undefined), 10_000, 'copy.txt written');
       assert.equal(readFileSync(path.join(dir, 'copy.txt'), 'utf8'), 'probe\n');
       assert.ok(!existsSync(path.join(dir, 'copy.txt.txt')), 'not under the doubled name');

@@ -23,7 +23,7 @@ export function artifactText(state: CallState, status: CallStatus, summary: stri
     `# summary: ${summary}`,
   ];
   if (state.handoff) lines.push(`# app_switch: pid ${state.handoff.frontmost.pid} (${state.handoff.frontmost.app}) took the front`);
-  lines.push('# diff: "+ added", "- removed", "~ changed" elements (coordinates-only moves left out)');
+  lines.push('# diff: "+ added or shown", "- removed or hidden" (closed, or now covered by a window above), "~ changed" elements (coordinates-only moves left out)');
   if (!state.diff) return `${lines.join('\n')}\n(the tree could not be read again after the failure)\n`;
   return `${lines.join('\n')}\n${formatDiff(state.diff) || '(no changes)\n'}`;
 }
