@@ -8,6 +8,8 @@ import type { OnScreenWindow } from './macosOverlayWindows.js';
 
 /** Skip reasons of tests that need the grants start with this (test/e2e-macos/macHarness.ts). */
 export const NEEDS_GRANT = '[needs-grant]';
+/** A skip for the runner's state rather than a grant (Secure Event Input on): it too leaves something unproven, so it fails the run. */
+export const NEEDS_ENV = '[needs-env]';
 
 export interface TestRecord {
   name: string;
@@ -75,6 +77,7 @@ export function summarize(input: SummaryInput): Summary {
   const failed = input.tests.filter((t) => t.status === 'fail');
   const skipped = input.tests.filter((t) => t.skip !== undefined);
   const grantSkipped = skipped.filter((t) => t.skip!.startsWith(NEEDS_GRANT));
+  const envSkipped = skipped.filter((t) => t.skip!.startsWith(NEEDS_ENV));
   const lines: string[] = [`### macOS ${input.os}`, ''];
 
   lines.push('#### Preconditions (probed for real)', '');
@@ -105,6 +108,8 @@ export function summarize(input: SummaryInput): Summary {
   let failure: string | null = null;
   if (input.tests.length === 0) failure = 'the end-to-end suite reported no tests at all';
   else if (grantSkipped.length > 0) failure = `${grantSkipped.length} end-to-end tests were skipped for want of the grants: this run exercised ${passed.length === 0 ? 'nothing' : 'too little'} and proves nothing about the macOS backend`;
-  lines.push(failure ? `**Verdict: failed — ${failure}.**` : failed.length ? '**Verdict: failures above.**' : '**Verdict: every end-to-end test ran and passed.**');
+  else if (envSkipped.length > 0) failure = `${envSkipped.length} end-to-end tests were skipped for the runner's state (${cell(envSkipped[0].skip!)}): what they prove was not proven`;
+  const verdict = failed.length ? '**Verdict: failures above.**' : skipped.length ? `**Verdict: every test that ran passed; ${skipped.length} skipped for the reasons above (not proven).**` : '**Verdict: every end-to-end test ran and passed.**';
+  lines.push(failure ? `**Verdict: failed — ${failure}.**` : verdict);
   return { markdown: `${lines.join('\n')}\n`, failure };
 }

@@ -14,6 +14,9 @@ export interface OnScreenWindow {
 const EVER_PRESENT_OWNERS = new Set(['Dock', 'Window Server', 'WindowServer', 'SystemUIServer', 'Control Center', 'Menubar', 'TextEdit']);
 
 /** The windows that may be an alert over the apps: layer > 0 and not owned by the ever-present ones. */
+/** The menu bar's own layers (kCGMainMenuWindowLevel 24, kCGStatusWindowLevel 25): menu-bar extras (Spotlight, input menus…) live there on every Mac. */
+const MENU_BAR_LAYERS = new Set([24, 25]);
+
 export function windowsOverApps(windows: readonly OnScreenWindow[]): OnScreenWindow[] {
-  return windows.filter((window) => window.layer > 0 && !EVER_PRESENT_OWNERS.has(window.owner) && window.name !== 'Menubar');
+  return windows.filter((window) => window.layer > 0 && !MENU_BAR_LAYERS.has(window.layer) && !EVER_PRESENT_OWNERS.has(window.owner) && window.name !== 'Menubar');
 }

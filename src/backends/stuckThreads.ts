@@ -5,20 +5,34 @@
 // process with SIGKILL instead, which joins nothing. No native code: importing this loads no
 // backend.
 
-let stuck: string | null = null;
+/** One entry per thread left stuck (two threads may be stuck for the same reason). */
+const stuck = new Map<symbol, string>();
 
-/** A thread of this process stopped answering and was left running: exiting normally could hang. */
-export function noteStuckThread(reason: string): void {
-  stuck ??= reason;
+/**
+ * A thread of this process stopped answering and was left running: exiting normally could hang.
+ * The returned function says that thread ended after all (it was only slow).
+ */
+export function noteStuckThread(reason: string): () => void {
+  const entry = Symbol(reason);
+  stuck.set(entry, reason);
+  return () => void stuck.delete(entry);
+}
+
+/** Every thread left stuck, by reason (tests, diagnostics). */
+export function stuckThreads(): string[] {
+  return [...stuck.values()];
 }
 
 /** Why exiting normally could hang (a thread was left stuck), or null. */
 export function stuckThread(): string | null {
-  return stuck;
+  for (const reason of stuck.values()) return reason;
+  return null;
 }
 
 export interface ProcessEnd {
   stdout: { write(chunk: string, done: () => void): unknown };
+  /** Drained too before a SIGKILL, so the line that says why is not lost. */
+  stderr?: { write(chunk: string, done: () => void): unknown };
   exit(code: number): void;
   kill(pid: number, signal: NodeJS.Signals): void;
   pid: number;
@@ -27,6 +41,7 @@ export interface ProcessEnd {
 
 const realProcess = (): ProcessEnd => ({
   stdout: process.stdout,
+  stderr: process.stderr,
   exit: (code) => process.exit(code),
   kill: (pid, signal) => process.kill(pid, signal),
   pid: process.pid,
@@ -43,6 +58,7 @@ export function endProcess(code: number, end: ProcessEnd = realProcess()): void 
     const reason = stuckThread();
     if (reason === null) return end.exit(code);
     end.log(`a thread was left stuck (${reason}): ending with SIGKILL, since a normal exit would wait for it`);
-    end.kill(end.pid, 'SIGKILL');
+    if (!end.stderr) return end.kill(end.pid, 'SIGKILL');
+    end.stderr.write('', () => end.kill(end.pid, 'SIGKILL'));
   });
 }

@@ -91,8 +91,14 @@ export class Permissions {
 
   private rememberPrompted(id: string): void {
     const file = join(this.electron.app.getPath('userData'), PROMPTED_FILE);
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(file, `${JSON.stringify([...new Set([...this.prompted(), id])])}\n`, { mode: 0o600 });
+    // The prompt was shown already: a memory that cannot be written (a full disk, an unwritable
+    // folder) costs only the pane next time, never this request.
+    try {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      writeFileSync(file, `${JSON.stringify([...new Set([...this.prompted(), id])])}\n`, { mode: 0o600 });
+    } catch {
+      // not remembered: the next "Allow…" prompts again
+    }
   }
 
   /** The command a check proposes as its remedy (Linux: `tandem doctor` remedies), or undefined. */

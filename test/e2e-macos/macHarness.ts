@@ -24,7 +24,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const CLI = resolve(here, '../../src/launcher/cli.js');
 export const HUMAN = join(here, 'humanPoster.js');
 
-import { NEEDS_GRANT } from '../../scripts/lib/macosCiSummary.js';
+import { NEEDS_ENV, NEEDS_GRANT } from '../../scripts/lib/macosCiSummary.js';
 
 /** Skip reasons of tests that need the grants start with this: the workflow counts them (scripts/macosCiSummary.ts). */
 export { NEEDS_GRANT };
@@ -300,13 +300,14 @@ export async function screenCaptureUnavailable(): Promise<string | null> {
  * Why the guard tests cannot run here, or null when they can: the grants, then Secure Event Input
  * — while it is on (a password field has the focus, Terminal's Secure Keyboard Entry), event taps
  * see no keys, so the person's keys and Esc would pass the guard by macOS's design, and Tandem
- * refuses to guard (guard-unavailable, secure-input). Not a grant: it is reported as it is.
+ * refuses to guard (guard-unavailable, secure-input). Not a grant, but the run still fails: the
+ * guard, the heart of the product, would have gone unproven behind a green run.
  */
 export async function guardUnavailable(): Promise<string | null> {
   const missing = await accessibilityUnavailable();
   if (missing) return missing;
   const probe = (await probeMac()) as MacProbe;
-  return probe.secureInput === true ? 'Secure Event Input is on (IsSecureEventInputEnabled() is true, a password field or Secure Keyboard Entry): event taps see no keys, so the guard cannot be tested on this runner' : null;
+  return probe.secureInput === true ? `${NEEDS_ENV} Secure Event Input is on (IsSecureEventInputEnabled() is true, a password field or Secure Keyboard Entry): event taps see no keys, so the guard cannot be tested on this runner` : null;
 }
 
 /**

@@ -2,7 +2,7 @@
 // grants fails the job; the summary says what was proven, skipped and why.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { NEEDS_GRANT, parseResults, summarize, type ProbeRecord, type TestRecord } from '../../scripts/lib/macosCiSummary.js';
+import { NEEDS_ENV, NEEDS_GRANT, parseResults, summarize, type ProbeRecord, type TestRecord } from '../../scripts/lib/macosCiSummary.js';
 import { windowsOverApps } from '../../scripts/lib/macosOverlayWindows.js';
 
 const granted: ProbeRecord = { trusted: true, axRead: { error: 0, role: 'AXApplication', pid: 99 }, postEvent: true, activeTap: true, screenCapture: true, secureInput: false, windowsAbove: [] };
@@ -47,13 +47,13 @@ test('should read the reporter lines and ignore anything else', () => {
 
 test('should show Screen Recording and Secure Event Input, and fail a run whose screenshot test was skipped for want of Screen Recording', () => {
   const tests: TestRecord[] = [
-    { name: 'guard holds keys', status: 'pass', skip: 'Secure Event Input is on (IsSecureEventInputEnabled() is true)' },
+    { name: 'guard holds keys', status: 'pass', skip: `${NEEDS_ENV} Secure Event Input is on (IsSecureEventInputEnabled() is true)` },
     { name: 'screenshot', status: 'pass', skip: `${NEEDS_GRANT} Screen Recording is not granted (CGPreflightScreenCaptureAccess() is false)` },
   ];
   const summary = summarize({ ...base, tests, probe: { ...granted, screenCapture: false, secureInput: true } });
   assert.match(summary.markdown, /\| CGPreflightScreenCaptureAccess\(\) \(Screen Recording\) \| ❌ false \|/);
   assert.match(summary.markdown, /\| IsSecureEventInputEnabled\(\) \(taps see no keys while on\) \| ❌ true \|/);
-  assert.match(summary.markdown, /⏭️ guard holds keys — Secure Event Input is on/);
+  assert.match(summary.markdown, /⏭️ guard holds keys — \[needs-env\] Secure Event Input is on/);
   assert.match(summary.failure ?? '', /1 end-to-end tests were skipped for want of the grants/);
   assert.match(summarize({ ...base, tests: [], probe: { ...granted, secureInput: null } }).markdown, /unknown: the call failed/);
 });
@@ -77,4 +77,26 @@ test('should keep only windows above the apps that are not the Dock, the window 
     { owner: 'screencaptureui', name: 'Allow', layer: 8 },
   ];
   assert.deepEqual(windowsOverApps(windows).map((window) => window.owner), ['UserNotificationCenter', 'screencaptureui']);
+});
+
+test('should fail a run whose guard tests were skipped because Secure Event Input was on, and never call a run with skips fully proven', () => {
+  const secure: TestRecord[] = [
+    { name: 'guard holds keys', status: 'pass', skip: `${NEEDS_ENV} Secure Event Input is on (IsSecureEventInputEnabled() is true)` },
+    { name: 'typing', status: 'pass' },
+  ];
+  const summary = summarize({ ...base, tests: secure, probe: { ...granted, secureInput: true } });
+  assert.match(summary.failure ?? '', /1 end-to-end tests were skipped for the runner's state/);
+  const withOrdinarySkip = summarize({ ...base, tests: [{ name: 'typing', status: 'pass' }, { name: 'refusal path', status: 'pass', skip: 'Accessibility is granted here' }] });
+  assert.equal(withOrdinarySkip.failure, null);
+  assert.doesNotMatch(withOrdinarySkip.markdown, /every end-to-end test ran and passed/);
+  assert.match(withOrdinarySkip.markdown, /1 skipped for the reasons above \(not proven\)/);
+});
+
+test('should leave out menu-bar extras on the menu bar\'s own layers, whoever owns them', () => {
+  const windows = [
+    { owner: 'Spotlight', name: 'Item-0', layer: 25 },
+    { owner: 'TextInputMenuAgent', name: '', layer: 25 },
+    { owner: 'screencaptureui', name: 'Allow', layer: 8 },
+  ];
+  assert.deepEqual(windowsOverApps(windows).map((window) => window.owner), ['screencaptureui']);
 });

@@ -55,6 +55,9 @@ export class FakeTapWorker extends EventEmitter implements TapWorker {
 
   async terminate(): Promise<number> {
     this.terminated = true;
+    // A stuck thread is not joinable (koffi #274): terminate() settles only once it is unstuck
+    // (a slow thread), never for one that stays stuck. The poll holds no test process open.
+    while (this.stuck) await new Promise((resolve) => setTimeout(resolve, 5).unref());
     await new Promise((resolve) => setImmediate(resolve));
     this.exit(1);
     return 1;

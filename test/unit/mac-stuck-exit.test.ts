@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { engageTapGuard } from '../../src/backends/macos/cgEventTapGuard.js';
 import { TapThreadHost } from '../../src/backends/macos/cgEventTapHost.js';
 import { endProcess, stuckThread } from '../../src/backends/index.js';
+import { noteStuckThread, stuckThreads } from '../../src/backends/stuckThreads.js';
 import type { ProcessEnd } from '../../src/backends/stuckThreads.js';
 import { createProgress } from '../../src/core/progress.js';
 import { FakeMacNative } from './mac-fake-native.js';
@@ -24,6 +25,21 @@ function recordingEnd() {
   };
   return { end, happened, drain: () => drain?.() };
 }
+
+/** A host over fake workers, and the workers it started. */
+function fakeHost() {
+  const fake = new FakeMacNative();
+  const workers: FakeTapWorker[] = [];
+  const host = new TapThreadHost((data) => {
+    const worker = new FakeTapWorker(fake, data);
+    workers.push(worker);
+    return worker;
+  });
+  return { fake, host, workers };
+}
+
+const GUARD_OPTIONS = { heartbeatTimeoutMs: 5_000, maxLifetimeMs: 60_000, heartbeatEveryMs: 20, startTimeoutMs: 2_000, releaseAckMs: 150 };
+const LISTENER = { onEscape: () => undefined, onHumanInput: () => undefined, onLost: () => undefined, onInputLeaked: () => undefined };
 
 describe('exiting after a guard thread got stuck', () => {
   // In this order: the stuck mark is for the life of the process, as it is for a real one.
@@ -60,5 +76,57 @@ describe('exiting after a guard thread got stuck', () => {
     drain();
     assert.deepEqual(happened.filter((line) => !line.startsWith('log ')), ['kill 4242 SIGKILL']);
     assert.ok(happened.some((line) => /^log .*stuck.*SIGKILL/.test(line)), 'says why on stderr');
+  });
+  it('should drain stderr too before the SIGKILL, so the line saying why reaches the log', () => {
+    const endedAfterAll = noteStuckThread('test: a thread left stuck');
+    try {
+      const happened: string[] = [];
+      let drainStderr: (() => void) | undefined;
+      endProcess(0, {
+        stdout: { write: (_chunk, done) => done() },
+        stderr: { write: (_chunk, done) => void (drainStderr = done) },
+        exit: (code) => void happened.push(`exit ${code}`),
+        kill: (pid, signal) => void happened.push(`kill ${pid} ${signal}`),
+        pid: 4242,
+        log: () => undefined,
+      });
+      assert.deepEqual(happened, [], 'no kill before stderr drained');
+      drainStderr?.();
+      assert.deepEqual(happened, ['kill 4242 SIGKILL']);
+    } finally {
+      endedAfterAll();
+    }
+  });
+
+  it('should count a thread that does not end within the bound at shutdown as stuck', async () => {
+    const keepAlive = setInterval(() => undefined, 50); // close() waits on unref'd timers only
+    try {
+      const { fake, host, workers } = fakeHost();
+      const guard = await engageTapGuard(LISTENER, createProgress({ timeoutMs: 10_000 }), GUARD_OPTIONS, { native: fake, host });
+      await guard.release();
+      workers[0].stuck = true;
+      await host.close();
+      const reason = stuckThreads().find((line) => /did not end within \d+ ms of shutdown/.test(line));
+      assert.ok(reason, `marked stuck: ${JSON.stringify(stuckThreads())}`);
+    } finally {
+      clearInterval(keepAlive);
+    }
+  });
+
+  it('should no longer count a thread as stuck once it ended after all (it was only slow)', async () => {
+    const keepAlive = setInterval(() => undefined, 50);
+    try {
+      const { fake, host, workers } = fakeHost();
+      const guard = await engageTapGuard(LISTENER, createProgress({ timeoutMs: 10_000 }), GUARD_OPTIONS, { native: fake, host });
+      const before = stuckThreads().length;
+      workers[0].stuck = true; // misses the release acknowledgement: the host gives up on it
+      await guard.release();
+      assert.equal(stuckThreads().length, before + 1, 'the host marked its thread stuck');
+      workers[0].stuck = false; // only slow: terminate() now ends it
+      for (let i = 0; i < 100 && stuckThreads().length > before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(stuckThreads().length, before, 'a thread that ended holds no exit back');
+    } finally {
+      clearInterval(keepAlive);
+    }
   });
 });

@@ -96,10 +96,12 @@ export class TapThreadHost {
   /** The thread did not answer in time: never use it again, and end it without waiting on it. */
   markUnusable(reason: string): void {
     this.unusable ??= reason;
-    noteStuckThread(`the macOS input guard's thread: ${reason}`);
+    const endedAfterAll = noteStuckThread(`the macOS input guard's thread: ${reason}`);
     const worker = this.worker;
     this.worker = null;
-    if (worker) void worker.terminate().catch(() => undefined);
+    // Ended after all (only slow): the exit need not kill the process. The guard stays refused.
+    if (worker) void worker.terminate().then(endedAfterAll, () => undefined);
+    else endedAfterAll();
   }
 
   /** Ends the thread (it takes down any tap first); waits for it a bounded time only. */
@@ -113,14 +115,17 @@ export class TapThreadHost {
       // already gone
     }
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      worker.terminate().catch(() => undefined),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, CLOSE_WAIT_MS);
+    const terminated = worker.terminate().then(() => true, () => true);
+    const ended = await Promise.race([
+      terminated,
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS);
         timer.unref();
       }),
     ]);
     clearTimeout(timer);
+    // Not ended (koffi #274: a thread that never becomes joinable): a normal exit would wait on it.
+    if (!ended) void terminated.then(noteStuckThread(`the macOS input guard's thread did not end within ${CLOSE_WAIT_MS} ms of shutdown`));
   }
 
   private start(): TapWorker {
