@@ -354,7 +354,7 @@ export class AtspiTree {
   }
 
   /**
-   * Geometry (showing nodes), action names (showing nodes), the text of fields (their value)
+   * Geometry (showing nodes), action names (showing nodes that are not button-like), the text of fields (their value)
    * and of unnamed text roles (their label), numbers of sliders and the like — never anything of
    * a secure field beyond its name.
    */
@@ -374,7 +374,11 @@ export class AtspiTree {
     if (showing && node.interfaces.includes(IFACE.component)) {
       tasks.push(guard(() => this.extents(app, node.path, budget)).then((rect) => (entry.extents = rect)));
     }
-    if (showing && node.interfaces.includes(IFACE.action)) {
+    // Action names decide only whether an element is actionable (toElement); a button-like role
+    // is actionable whatever they are, so its GetActions is skipped: ~65 of the ~330 requests a
+    // GTK 3 app answers one at a time in a refresh of gtk3-widget-factory. element_action reads
+    // the names itself when it acts.
+    if (showing && node.interfaces.includes(IFACE.action) && !isButtonLikeRole(node.role)) {
       tasks.push(guard(() => this.actionNames(app, node.path, budget)).then((names) => (entry.actionNames = names)));
     }
     // A field labelled the usual way (a label widget related to it) has no name of its own: its
