@@ -33,7 +33,7 @@ export function requireWindow(windows: readonly WindowInfo[], pid: number, windo
 }
 
 /** Intersection over union of two rectangles: 1 for the same one, 0 when apart. */
-function overlap(a: Rect, b: Rect): number {
+export function overlap(a: Rect, b: Rect): number {
   const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
   const height = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
   if (width <= 0 || height <= 0) return 0;

@@ -9,6 +9,7 @@
 // tooltip) is only clipped to the screens.
 
 import type { Display, ElementNode, Point, Rect, TreeSnapshot, WindowInfo } from '../model.js';
+import { overlap } from './windowChoice.js';
 
 /** Roles of top-level windows a modal dialog blocks; popups (role Window: menus, tooltips, combo lists) are the dialog's own. */
 const BLOCKABLE_ROLES: ReadonlySet<string> = new Set(['Frame', 'Dialog', 'FileChooser', 'Alert']);
@@ -22,14 +23,6 @@ function centreOf(rect: Rect): Point {
 
 function inside(rect: Rect | null, point: Point): boolean {
   return rect !== null && rect.width > 0 && rect.height > 0 && point.x >= rect.x && point.x < rect.x + rect.width && point.y >= rect.y && point.y < rect.y + rect.height;
-}
-
-function overlap(a: Rect, b: Rect): number {
-  const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const height = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  if (width <= 0 || height <= 0) return 0;
-  const shared = width * height;
-  return shared / (a.width * a.height + b.width * b.height - shared);
 }
 
 /** Whether the tree's root is the application holding its windows (AT-SPI, AX), not a window itself. */
