@@ -4,9 +4,9 @@
 // slices, no more messages) to check what the engine's side does about a tap left behind.
 
 import { EventEmitter } from 'node:events';
-import type { TapWorker } from '../../src/backends/macos/cgEventTapHost.js';
+import { TapThreadHost, type TapWorker } from '../../src/backends/macos/cgEventTapHost.js';
 import { runTapThread, type TapCommand, type TapPort, type TapThreadMessage, type TapThreadOptions } from '../../src/backends/macos/cgEventTapThread.js';
-import type { FakeMacNative } from './mac-fake-native.js';
+import { FakeMacNative } from './mac-fake-native.js';
 
 export class FakeTapWorker extends EventEmitter implements TapWorker {
   /** No more pump slices or messages: like a thread blocked in native code. */
@@ -68,4 +68,15 @@ export class FakeTapWorker extends EventEmitter implements TapWorker {
     this.exited = true;
     this.emit('exit', code);
   }
+}
+
+/** One process's guard thread host over a fake binding, and every worker it spawned. */
+export function fakeTapHost(fake = new FakeMacNative()): { fake: FakeMacNative; host: TapThreadHost; workers: FakeTapWorker[] } {
+  const workers: FakeTapWorker[] = [];
+  const host = new TapThreadHost((data) => {
+    const worker = new FakeTapWorker(fake, data);
+    workers.push(worker);
+    return worker;
+  });
+  return { fake, host, workers };
 }

@@ -4,13 +4,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { engageTapGuard } from '../../src/backends/macos/cgEventTapGuard.js';
-import { TapThreadHost } from '../../src/backends/macos/cgEventTapHost.js';
 import { endProcess, stuckThread } from '../../src/backends/index.js';
 import { noteStuckThread, stuckThreads } from '../../src/backends/stuckThreads.js';
 import type { ProcessEnd } from '../../src/backends/stuckThreads.js';
 import { createProgress } from '../../src/core/progress.js';
-import { FakeMacNative } from './mac-fake-native.js';
-import { FakeTapWorker } from './mac-fake-tap-worker.js';
+import { fakeTapHost } from './mac-fake-tap-worker.js';
 
 /** A process end that records what happened; stdout drains only when told to. */
 function recordingEnd() {
@@ -24,18 +22,6 @@ function recordingEnd() {
     log: (message) => void happened.push(`log ${message}`),
   };
   return { end, happened, drain: () => drain?.() };
-}
-
-/** A host over fake workers, and the workers it started. */
-function fakeHost() {
-  const fake = new FakeMacNative();
-  const workers: FakeTapWorker[] = [];
-  const host = new TapThreadHost((data) => {
-    const worker = new FakeTapWorker(fake, data);
-    workers.push(worker);
-    return worker;
-  });
-  return { fake, host, workers };
 }
 
 const GUARD_OPTIONS = { heartbeatTimeoutMs: 5_000, maxLifetimeMs: 60_000, heartbeatEveryMs: 20, startTimeoutMs: 2_000, releaseAckMs: 150 };
@@ -53,19 +39,8 @@ describe('exiting after a guard thread got stuck', () => {
   });
 
   it('should end with SIGKILL, never a joining exit, once the host gave up on a thread that did not answer a release', async () => {
-    const fake = new FakeMacNative();
-    const workers: FakeTapWorker[] = [];
-    const host = new TapThreadHost((data) => {
-      const worker = new FakeTapWorker(fake, data);
-      workers.push(worker);
-      return worker;
-    });
-    const guard = await engageTapGuard(
-      { onEscape: () => undefined, onHumanInput: () => undefined, onLost: () => undefined, onInputLeaked: () => undefined },
-      createProgress({ timeoutMs: 10_000 }),
-      { heartbeatTimeoutMs: 5_000, maxLifetimeMs: 60_000, heartbeatEveryMs: 20, startTimeoutMs: 2_000, releaseAckMs: 150 },
-      { native: fake, host },
-    );
+    const { fake, host, workers } = fakeTapHost();
+    const guard = await engageTapGuard(LISTENER, createProgress({ timeoutMs: 10_000 }), GUARD_OPTIONS, { native: fake, host });
     workers[0].stuck = true;
     await guard.release();
     assert.match(stuckThread() ?? '', /the macOS input guard's thread/);
@@ -101,7 +76,7 @@ describe('exiting after a guard thread got stuck', () => {
   it('should count a thread that does not end within the bound at shutdown as stuck', async () => {
     const keepAlive = setInterval(() => undefined, 50); // close() waits on unref'd timers only
     try {
-      const { fake, host, workers } = fakeHost();
+      const { fake, host, workers } = fakeTapHost();
       const guard = await engageTapGuard(LISTENER, createProgress({ timeoutMs: 10_000 }), GUARD_OPTIONS, { native: fake, host });
       await guard.release();
       workers[0].stuck = true;
@@ -116,7 +91,7 @@ describe('exiting after a guard thread got stuck', () => {
   it('should no longer count a thread as stuck once it ended after all (it was only slow)', async () => {
     const keepAlive = setInterval(() => undefined, 50);
     try {
-      const { fake, host, workers } = fakeHost();
+      const { fake, host, workers } = fakeTapHost();
       const guard = await engageTapGuard(LISTENER, createProgress({ timeoutMs: 10_000 }), GUARD_OPTIONS, { native: fake, host });
       const before = stuckThreads().length;
       workers[0].stuck = true; // misses the release acknowledgement: the host gives up on it

@@ -7,11 +7,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { engageTapGuard, type EngagedTapGuard, type TapGuardOptions } from '../../src/backends/macos/cgEventTapGuard.js';
-import { TapThreadHost } from '../../src/backends/macos/cgEventTapHost.js';
 import type { GuardLostKind } from '../../src/core/desktop.js';
 import { createProgress } from '../../src/core/progress.js';
 import { FakeMacNative } from './mac-fake-native.js';
-import { FakeTapWorker } from './mac-fake-tap-worker.js';
+import { fakeTapHost } from './mac-fake-tap-worker.js';
 
 type TapFn = (proxy: bigint | null, type: number, event: bigint | null, info: bigint | null) => bigint | null;
 
@@ -29,13 +28,7 @@ async function until(condition: () => boolean, what: string, ms = 3_000): Promis
 
 /** One process's guard: a fake binding, the host, and every worker it spawned. */
 function macGuard() {
-  const fake = new FakeMacNative();
-  const workers: FakeTapWorker[] = [];
-  const host = new TapThreadHost((data) => {
-    const worker = new FakeTapWorker(fake, data);
-    workers.push(worker);
-    return worker;
-  });
+  const { fake, host, workers } = fakeTapHost();
   const lost: Array<{ reason: string; kind?: GuardLostKind }> = [];
   let leaked = 0;
   const engage = (options: Partial<TapGuardOptions> = {}, native: FakeMacNative | null = fake): Promise<EngagedTapGuard> =>
