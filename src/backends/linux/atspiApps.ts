@@ -42,6 +42,7 @@ export class AtspiApps {
     const index = pids.indexOf(pid);
     if (index < 0) return null;
     const known = this.described.get(refs[index][0]);
+    if (known && !(await processAlive(pid))) return null;
     return known ?? this.describe(refs[index], progress);
   }
 
@@ -70,6 +71,9 @@ export class AtspiApps {
   private async describe([busName, rootPath]: ObjectRef, progress: Progress): Promise<AtspiApp | null> {
     const pid = await this.pidOfBusName(busName, progress);
     if (pid <= 0 || pid === process.pid) return null;
+    // The registry drops an app only once it sees its bus name go: for a moment after an app
+    // exits it is still listed, and reusing it would hand the agent a pid that is already gone.
+    if (!(await processAlive(pid))) return null;
     const [rootName, exe, comm] = await Promise.all([
       this.bus
         .getProperty(busName, rootPath, IFACE.accessible, 'Name', withTimeout(progress, PER_APP_NAME_TIMEOUT_MS), 'read the app name')
@@ -83,6 +87,17 @@ export class AtspiApps {
     // A name read while the app was frozen or starting (the /proc fallback) is not kept.
     if (rootName) this.described.set(busName, app);
     return app;
+  }
+}
+
+/** The process exists and is not a zombie (/proc/<pid>/stat's state field). */
+export async function processAlive(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
   }
 }
 
