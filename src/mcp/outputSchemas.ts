@@ -19,7 +19,7 @@ export const callResultOutput = z.object({
   text_changes: z.array(z.looseObject({})),
   renumbered: z.number().optional(),
   revision: z.number().optional(),
-  outside_changes: z.looseObject({ count: z.number() }).optional(),
+  outside_changes: z.looseObject({}).optional(),
   person: z.looseObject({}).optional(),
   app_switch: z.looseObject({ pid: z.number() }).optional(),
   launched: z.array(z.looseObject({})).optional(),
