@@ -26,6 +26,8 @@ describe('MCP revisions with a person at the keyboard', { timeout: 180_000 }, ()
   async function personTypes(at: { x: number; y: number }, text: string, event: string): Promise<void> {
     await delay(DEFAULT_GRACE_MS + 200);
     await human.click(at.x, at.y);
+    // The click gives the field the keyboard focus; the keys follow once GTK has taken it in.
+    await delay(300);
     await human.typeText(text);
     await fixture.waitForEvent((e) => e.event === event && String(e.text).endsWith(text), 15_000);
   }
@@ -53,6 +55,10 @@ describe('MCP revisions with a person at the keyboard', { timeout: 180_000 }, ()
     const readRevision = Number(read.structured.revision);
     assert.ok(readRevision >= 1, read.text);
     assert.equal(read.fields.revision, String(readRevision));
+    // Where the fields are now (the window manager may have placed the window since the first read).
+    memo = centre(findElement(read.structured.file as string, 'Memo', 'text'));
+    nameEntry = centre(findElement(read.structured.file as string, 'Name entry', 'text'));
+    counter = centre(findElement(read.structured.file as string, 'Count: 0', 'button'));
 
     await personTypes(memo, 'person', 'memo');
     const acted = await server.callOk('click_and_traverse', { pid: fixture.pid, x: counter.x, y: counter.y });
