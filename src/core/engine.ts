@@ -9,6 +9,7 @@ import { CallRecord } from './call/callRecord.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
 import { windowAwareDesktop } from './tree/windowAwareDesktop.js';
 import { SnapshotCache } from './tree/elementIndex.js';
+import { createRevisionDeps } from './revisions/revisionDeps.js';
 import type { ActRequest, CallContext, EngineEventMap, EngineEventName, TandemEngine } from './engineApi.js';
 import { TandemError } from './errors.js';
 import { TypedEmitter } from './events.js';
@@ -80,6 +81,7 @@ export class Engine implements TandemEngine {
   private readonly queue = new ActionQueue();
   private readonly guard: GuardPolicy;
   private readonly snapshots = new SnapshotCache();
+  private readonly revisions = createRevisionDeps();
   /** The last zoom image of each app, for clicks given in its pixels. */
   private readonly zooms = new Map<number, ZoomView>();
   private readonly events = new TypedEmitter<EngineEventMap>((error) => {
@@ -121,7 +123,7 @@ export class Engine implements TandemEngine {
 
   /** What a call needs of the engine, with the options as they are now. */
   private get callDeps(): TransactionDeps {
-    return { desktop: this.desktop, guard: this.guard, snapshots: this.snapshots, options: this.transactionOptions, zoomView: (pid) => this.zooms.get(pid) };
+    return { desktop: this.desktop, guard: this.guard, snapshots: this.snapshots, ...this.revisions, options: this.transactionOptions, zoomView: (pid) => this.zooms.get(pid) };
   }
 
   async getConfig(): Promise<ConfigReport> {

@@ -32,6 +32,8 @@ export interface ActRequest {
   tool: string;
   pid: number;
   steps: Step[];
+  /** The app's revision the agent expects: when its tree is not that revision's any more, nothing is done (code 'changed'). */
+  ifRevision?: number;
 }
 
 export interface CallStartedEvent {

@@ -36,6 +36,7 @@ export interface ReasonsByCode {
   'not-found': 'no-window' | 'no-zoom' | 'outside-window' | 'no-position' | 'hidden-in-view' | 'scroll-limit' | 'vanished' | 'no-accessible-window' | 'missing' | 'blocked-by-dialog' | 'ambiguous' | 'window-in-the-way';
   'not-accessible': 'not-registered' | 'no-content';
   'stale-element': never;
+  changed: never;
   unsupported:
     | 'no-position'
     | 'not-on-screen'

@@ -26,6 +26,17 @@ function cutDiff(diff: string | undefined): string | undefined {
   return [...lines.slice(0, MAX_DIFF_LINES), `… ${lines.length - MAX_DIFF_LINES} more lines in the file`].join('\n');
 }
 
+/** The revision, the outside changes and a `changed` refusal's diff, for the card. */
+function revisionFacts(result: CallResult): Pick<FeedCall, 'revision' | 'outsideChanges' | 'changedSince'> {
+  const details = result.error?.code === 'changed' ? result.error.details : undefined;
+  const lines = Array.isArray(details?.diff) ? details.diff.filter((line): line is string => typeof line === 'string') : [];
+  return {
+    ...(result.revision !== undefined ? { revision: result.revision } : {}),
+    ...(result.outsideChanges?.count ? { outsideChanges: result.outsideChanges } : {}),
+    ...(details && typeof details.since === 'number' ? { changedSince: { revision: details.since, lines, count: typeof details.diffLines === 'number' ? details.diffLines : lines.length } } : {}),
+  };
+}
+
 function finishedCard(card: FeedCall, result: CallResult): FeedCall {
   return {
     ...card,
@@ -43,6 +54,7 @@ function finishedCard(card: FeedCall, result: CallResult): FeedCall {
     humanInputBlocked: result.humanInputBlocked,
     watchdogFired: result.watchdogFired,
     error: result.error,
+    ...revisionFacts(result),
   };
 }
 

@@ -25,6 +25,7 @@ const GUIDANCE: Record<ErrorCode, string> = {
   cancelled: 'The person pressed Esc and took back control. Do not retry on your own: ask them whether and how to continue.',
   watchdog: 'The safety watchdog gave control back to the person because the action ran too long. Check the state with refresh_traversal, then ask before retrying; split long work into shorter calls.',
   paused: 'The person has paused agent control in the Tandem app. Read-only tools (refresh_traversal, list_applications) still work; ask them to resume.',
+  changed: 'Nothing was done: the app changed since the revision you sent (the person or the app itself did it; the lines above say what). Check that the action still fits, then send it again with if_revision set to the revision above.',
   busy: 'Another action is running. Wait for it to finish, then call again.',
   internal: 'Tandem hit an internal error. Call refresh_traversal {pid} to check the app state; if it repeats, tell the person.',
 };
@@ -146,9 +147,22 @@ function candidateLines(details: Record<string, unknown> | undefined, message: s
   return ['candidates:', ...lines];
 }
 
+/** A `changed` refusal's details: the revision now and the diff lines from the one sent. */
+function changedLines(code: string, details: Record<string, unknown> | undefined): string[] {
+  if (code !== 'changed' || !details) return [];
+  const lines = Array.isArray(details.diff) ? details.diff.filter((line): line is string => typeof line === 'string') : [];
+  const count = typeof details.diffLines === 'number' ? details.diffLines : lines.length;
+  const more = count > lines.length ? [`  … ${count - lines.length} more${typeof details.file === 'string' ? ` in ${details.file}` : ''}`] : [];
+  return [
+    `revision: ${String(details.revision)}`,
+    ...(lines.length ? [`changes_since: revision ${String(details.since)}`, ...lines.map((line) => `  ${line}`), ...more] : []),
+    ...(typeof details.file === 'string' ? [`file: ${details.file}`] : []),
+  ];
+}
+
 /** Lines shared by thrown errors and non-ok CallResults. */
 export function errorLines(code: string, message: string, details?: Record<string, unknown>): string[] {
-  return [`error: ${code}: ${message}`, ...candidateLines(details, message), ...windowLines(details, message)];
+  return [`error: ${code}: ${message}`, ...changedLines(code, details), ...candidateLines(details, message), ...windowLines(details, message)];
 }
 
 /** A thrown error (TandemError or anything else) as the tool's isError result. */

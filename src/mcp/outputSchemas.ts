@@ -18,6 +18,9 @@ export const callResultOutput = z.object({
   // full shapes repeated in every acting tool would cost each model turn kilobytes (issue 19).
   text_changes: z.array(z.looseObject({})),
   renumbered: z.number().optional(),
+  revision: z.number().optional(),
+  outside_changes: z.looseObject({}).optional(),
+  person: z.looseObject({}).optional(),
   app_switch: z.looseObject({ pid: z.number() }).optional(),
   launched: z.array(z.looseObject({})).optional(),
   choices: z.array(z.looseObject({})).optional(),

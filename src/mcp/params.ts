@@ -92,6 +92,13 @@ export function windowIdParam(): z.ZodNumber {
   return wholeNumber('window_id', { min: 0, max: LIMITS.windowId, hint: 'Take it from list_windows.' });
 }
 
+/** `if_revision` on the acting tools: act only while the app is still at that revision (revisions/revisionStore.ts). */
+export function ifRevisionParam(): z.ZodOptional<z.ZodNumber> {
+  return wholeNumber('if_revision', { min: 1, hint: 'Take it from the revision line of your last answer for this pid.' })
+    .optional()
+    .describe('Act only if the app is still at this revision (the person or the app changed nothing since); else nothing is done and the answer is error changed with what changed.');
+}
+
 /** `inline`, on every tool whose answer names files (see inlineContent.ts). */
 export function inlineParam(): z.ZodOptional<z.ZodBoolean> {
   return flag('inline')

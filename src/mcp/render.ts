@@ -13,6 +13,7 @@ import { errorLines } from './errors.js';
 import { nextMoveFor, truncationText } from './nextMove.js';
 import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
 import { describeStepDone, describeStepsDone } from './renderSteps.js';
+import { revisionLines, structuredRevisions } from './renderRevisions.js';
 
 /** Text changes listed inline; the rest are in the diff file. */
 const MAX_TEXT_CHANGE_LINES = 12;
@@ -44,6 +45,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     watchdog: result.watchdogFired,
     ...(result.renumbered ? { renumbered: result.renumbered } : {}),
     restore: { cursor: result.restore.cursor, frontmost: result.restore.frontmost },
+    ...structuredRevisions(result),
     duration_ms: Math.round(result.durationMs),
   };
   if (result.file) output.file = result.file;
@@ -208,6 +210,7 @@ export function summaryLines(result: CallResult): string[] {
   add('hint', nextMoveFor(result));
   add('screenshot', result.screenshot);
   add('summary', result.summary);
+  lines.push(...revisionLines(result));
   if (result.settled === false) add('settled', 'no: the app was still changing when the wait for it ran out (settle_max_ms); the screenshot and diff may not show where it ends up, refresh_traversal in a moment shows it');
   lines.push(...textChangeLines(result));
   if (result.renumbered) add('renumbered', `${result.renumbered} elements have another element_index now: use the #N in this answer, or refresh, not an older tree's`);

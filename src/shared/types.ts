@@ -62,6 +62,12 @@ export interface FeedCall {
   humanInputBlocked?: number;
   watchdogFired?: boolean;
   error?: { code: string; message: string };
+  /** The app's revision the answer handed out. */
+  revision?: number;
+  /** Changes in the app the call did not make (the person or the app), as diff lines. */
+  outsideChanges?: { lines: string[]; count: number };
+  /** A call refused because the app changed since the revision it named: that revision and the diff lines. */
+  changedSince?: { revision: number; lines: string[]; count: number };
 }
 
 export type McpClientId = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode';

@@ -186,3 +186,51 @@ describe('live feed view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium
     assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /Error invoking remote method/);
   });
 });
+
+describe('live feed view: revisions', { skip: !chromiumAvailable() && 'no /usr/bin/chromium' }, () => {
+  let browser: Browser;
+  let fixture: EngineFixture;
+  let cards: FeedCall[];
+
+  before(async () => {
+    browser = await launchBrowser();
+    fixture = await engineFixture(tasksDesktop());
+    const feed = new FeedStore(fixture.engine);
+    const { engine, desktop } = fixture;
+    const click = (text: string) => ({ kind: 'click' as const, target: { query: { text } }, button: 'left' as const, count: 1 as const, modifiers: [] });
+    const read = await engine.refresh(TASKS);
+    // The person renames the tip between two agent calls: the next call did not do it.
+    desktop.find(TASKS, 'Tip: add your first task below').setText('Tip: renamed by the person');
+    await assert.rejects(engine.act({ tool: 'click_and_traverse', pid: TASKS, steps: [click('Buy milk')], ifRevision: read.revision }));
+    desktop.find(TASKS, '1 task').setText('1 task (edited)');
+    const acted = await engine.act({ tool: 'click_and_traverse', pid: TASKS, steps: [click('Buy milk')] });
+    assert.equal(acted.outsideChanges?.count, 1);
+    cards = feed.list();
+  });
+  after(async () => {
+    await browser?.close();
+    await fixture?.cleanup();
+  });
+
+  it("should show each answer's revision, the outside changes and a refusal because the app changed", async () => {
+    assert.equal(cards.length, 3);
+    const view = await openView(browser, 'feed', { listFeed: cards, getState: { paused: false, status: 'idle', current: null, platform: 'linux', version: '0.1.0' } }, { width: 820, height: 1100 });
+    const { page } = view;
+    await page.locator('.card').first().waitFor();
+    const [readCard, refusedCard, actedCard] = cards.map((card) => page.locator(`.card[data-call-id="${card.callId}"]`));
+    assert.equal(await readCard.locator('.badge-revision').textContent(), 'rev 1');
+    assert.equal(await refusedCard.locator('.badge-revision').textContent(), 'rev 2', 'the refusal handed out the tree as it is now');
+    assert.equal(await actedCard.locator('.badge-revision').textContent(), 'rev 3');
+
+    const refused = refusedCard.locator('.changed-since');
+    assert.match((await refused.textContent()) ?? '', /Not done: the app changed since revision 1/);
+    assert.equal(await refused.locator('.diff-line.changed', { hasText: "'Tip: add your first task below' -> 'Tip: renamed by the person'" }).count(), 1);
+
+    const outside = actedCard.locator('.outside-changes');
+    assert.match((await outside.textContent()) ?? '', /Changed outside the agent's calls since its last look \(1\)/);
+    assert.equal(await outside.locator('.diff-line.changed', { hasText: "'1 task' -> '1 task (edited)'" }).count(), 1);
+    assert.equal(await actedCard.locator('.card-body .diff-line', { hasText: '1 task (edited)' }).count(), 0, "the person's edit is not in the call's own diff");
+    assert.equal(await readCard.locator('.revision-notes').count(), 0, 'a read with nothing outside shows no notes');
+    await view.screenshot('feed-revisions', { fullPage: true });
+  });
+});

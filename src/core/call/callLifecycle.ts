@@ -30,6 +30,7 @@ import { stepVerb } from './steps.js';
 import { captureScreenshot, checkHandoff, readAfter, readAfterFailure, readHandoffTree } from './afterAction.js';
 import { CallState, type CallInfo, type TransactionDeps, type UnframedResult } from './callState.js';
 import { prepare } from './prepare.js';
+import { revisionFacts } from '../revisions/callRevisions.js';
 import { buildResult } from './resultBuilder.js';
 import { handedOutTree, reindexCandidates } from './indexesHandedOut.js';
 import { noteKeptText } from './textKept.js';
@@ -203,6 +204,7 @@ async function finish(state: CallState, failure: TandemError | null): Promise<Un
     state.deps.snapshots.set(handedOut);
   }
   if (state.handoff?.snapshot) state.deps.snapshots.set(state.handoff.snapshot);
-  return buildResult(state, status, failure, state.restored);
+  const revisions = revisionFacts(state, handedOut);
+  return { ...(await buildResult(state, status, failure, state.restored)), ...revisions };
 }
 

@@ -17,6 +17,8 @@ import { settle, type LaunchOutcome, type SettleOptions } from './settle.js';
 import type { ElementQuery, Step } from './steps.js';
 import type { ZoomView } from '../artifacts/zoom.js';
 import type { DescribeSteps, StepDone } from './stepsDone.js';
+import type { RevisionStore } from '../revisions/revisionStore.js';
+import type { PersonNotes } from '../revisions/personNote.js';
 
 export interface TransactionOptions {
   watchdogMs: number;
@@ -32,6 +34,10 @@ export interface TransactionDeps {
   desktop: Desktop;
   guard: GuardPolicy;
   snapshots: SnapshotCache;
+  /** Each app's revisions: the trees handed out, numbered as they differ. */
+  revisions: RevisionStore;
+  /** The person's Esc or held-back input in a call, for the next answer. */
+  personNotes: PersonNotes;
   options: TransactionOptions;
   /** The last zoom image of a pid, for clicks given in its pixels. */
   zoomView?: (pid: number) => ZoomView | undefined;
@@ -93,6 +99,8 @@ export class CallState {
   readonly stepsDone: StepDone[] = [];
   after: TreeSnapshot | null = null;
   diff: TreeDiff | null = null;
+  /** What changed in the app between the tree last handed out and this call's tree-before. */
+  outsideChanges: TreeDiff | null = null;
   appExited = false;
   /** False when the app was still changing (tree or paint) when the settle bound ran out after the steps. */
   settled: boolean | undefined;

@@ -15,6 +15,7 @@ import type { Step } from './steps.js';
 import { bad, normalizeStep } from './stepNormalize.js';
 import type { CallState } from './callState.js';
 import { restore } from './restore.js';
+import { checkRevision } from '../revisions/callRevisions.js';
 import { choose, hasIndex, purposeOf, queriesOf } from './stepTargets.js';
 
 /** The restore reads and sets the cursor and the frontmost app: four primitives, each bounded. */
@@ -41,6 +42,7 @@ export async function prepare(state: CallState): Promise<void> {
   ]);
   state.before = { frontmost, cursor, snapshot };
   state.current = snapshot;
+  await checkRevision(state);
   // Taken now, put back whatever happens once the action is over (run by finish()).
   state.cleanups.add(
     'restore the cursor and the frontmost app',

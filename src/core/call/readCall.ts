@@ -15,9 +15,10 @@ import type { CallResult } from './result.js';
 import type { TransactionDeps } from './callState.js';
 import { formatTree } from '../tree/treeFormat.js';
 import { windowSubtree } from '../tree/windowChoice.js';
+import { readRevisionFacts } from '../revisions/callRevisions.js';
 
 /** What an engine call that runs no transaction needs of the engine. */
-export type EngineCallDeps = Pick<TransactionDeps, 'desktop' | 'guard' | 'snapshots' | 'options'>;
+export type EngineCallDeps = Pick<TransactionDeps, 'desktop' | 'guard' | 'snapshots' | 'revisions' | 'personNotes' | 'options'>;
 
 /** What a read call reads: the app, and the one window when the caller named one. */
 export interface ReadTarget {
@@ -67,7 +68,7 @@ export async function readCall(
     const early = await capturing;
     const png = early ? await pngToWrite(early, secureAreas(snapshot.elements)) : undefined;
     const written = await record.writeFiles({ text: formatTree(snapshot), png });
-    return record.finish({ ...treeResult(record.tool, target, snapshot), file: written.textPath, fileBytes: written.textBytes, screenshot: written.pngPath });
+    return record.finish({ ...treeResult(record.tool, target, snapshot), file: written.textPath, fileBytes: written.textBytes, screenshot: written.pngPath, ...readRevisionFacts(deps, whole) });
   } catch (error) {
     const failure = toTandemError(error);
     record.finish(failedReadResult(record.tool, pid, failure));

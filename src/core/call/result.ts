@@ -5,6 +5,7 @@ import type { TruncationReason } from '../model.js';
 import type { ChoiceReason } from '../tree/query.js';
 import type { Reason } from '../reasons.js';
 import type { StepDone } from './stepsDone.js';
+import type { PersonNote } from '../revisions/personNote.js';
 
 export type CallStatus = 'ok' | 'cancelled' | 'watchdog' | 'error';
 
@@ -121,6 +122,12 @@ export interface CallResult {
   cancelledBy?: 'person' | 'caller';
   restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed' };
   durationMs: number;
+  /** The revision of the app's tree this answer hands out (revisions/revisionStore.ts). */
+  revision?: number;
+  /** What changed in the app between the agent's last read of it and this call's start: not the call's doing. */
+  outsideChanges?: { lines: string[]; count: number };
+  /** An earlier call in which the person pressed Esc or had input held back: said once, in the next answer. */
+  person?: PersonNote;
   /** Set when status is not ok: the error's facts (`reason` is details.reason, when it has one). */
   error?: { code: string; message: string; reason?: Reason; details?: Record<string, unknown> };
 }

@@ -7,6 +7,7 @@ import { useFailure } from '../useFailure.js';
 import { DiffView } from './DiffView.js';
 import { FailureNote } from './FailureNote.js';
 import { formatArgs } from '../formatArgs.js';
+import { RevisionNotes } from './RevisionNotes.js';
 
 const STATE_TEXT: Record<FeedCall['state'], string> = {
   running: 'Running',
@@ -51,6 +52,7 @@ export function FeedCard({ call }: { call: FeedCall }) {
         <span className="tool">{call.tool}</span>
         {call.app && <span className="muted">in {call.app}</span>}
         <span className="spacer" />
+        {call.revision !== undefined && <span className="badge badge-revision" title="The app's revision after this call">rev {call.revision}</span>}
         {call.handoff && <span className="badge badge-handoff">→ {call.handoff.app}</span>}
         {call.watchdogFired && call.state !== 'watchdog' && <span className="badge badge-watchdog">watchdog</span>}
         <span className={`badge badge-state-${call.state}`}>{STATE_TEXT[call.state]}</span>
@@ -65,6 +67,7 @@ export function FeedCard({ call }: { call: FeedCall }) {
       {args && <pre className="args">{args}</pre>}
       {call.summary && <p className="summary">{call.summary}</p>}
       {call.error && <p className={call.state === 'error' ? 'error-text' : 'notice-text'}>{call.error.message}</p>}
+      <RevisionNotes call={call} />
       <div className="card-body">
         {call.diff && <DiffView diff={call.diff} />}
         {call.hasScreenshot && <Screenshot callId={call.callId} open={open} />}
