@@ -32,6 +32,13 @@ export interface ActRequest {
   tool: string;
   pid: number;
   steps: Step[];
+  /**
+   * true: run through accessibility alone (no guard, no activation, no pointer), refused when a
+   * step needs real input; false: in the foreground; absent: the background_default setting.
+   */
+  background?: boolean;
+  /** The app's tree revision the caller last read (revisions: not acted on here yet). */
+  ifRevision?: number;
 }
 
 export interface CallStartedEvent {
@@ -42,6 +49,8 @@ export interface CallStartedEvent {
   /** Arguments with secure text redacted. */
   args: Record<string, unknown>;
   startedAt: number;
+  /** An acting call that runs in the background: no guard, the person keeps their input. */
+  background?: boolean;
 }
 
 export interface GuardEngagedEvent {

@@ -64,6 +64,7 @@ export const SETTING_SPECS = {
   settle_quiet_ms: { kind: 'number', min: 10, max: 5_000, unit: 'ms', env: 'TANDEM_SETTLE_QUIET_MS', about: 'how long the app must send no accessibility change to count as settled; raise it for apps that pause between changes' },
   inline: { kind: 'flag', env: 'TANDEM_INLINE', about: 'answers carry their screenshot and tree/diff text when a call does not send inline' },
   inline_image_max_side: { kind: 'number', min: 256, max: 4_096, unit: 'px', env: 'TANDEM_INLINE_MAX_SIDE', about: 'longest side of an inline screenshot (scaled down to fit)' },
+  background_default: { kind: 'flag', env: 'TANDEM_BACKGROUND_DEFAULT', about: 'acting calls that do not say run in the background when every step allows it' },
   tools: { kind: 'choice', choices: TOOL_PROFILES, env: 'TANDEM_TOOLS', about: 'the tool profile a new MCP session offers when `tandem mcp` gets no --tools' },
 } as const satisfies Record<string, SettingSpec>;
 
@@ -79,6 +80,7 @@ export interface Settings {
   settle_quiet_ms: number;
   inline: boolean;
   inline_image_max_side: number;
+  background_default: boolean;
   tools: ToolProfile;
 }
 
@@ -91,6 +93,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   settle_quiet_ms: 45,
   inline: false,
   inline_image_max_side: 1_280,
+  // Background is asked for per call until the person chooses otherwise.
+  background_default: false,
   // One family of tools an agent cannot choose wrongly from, at the smallest cost per turn (issue 19).
   tools: 'driver',
 });

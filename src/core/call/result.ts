@@ -120,6 +120,8 @@ export interface CallResult {
   /** A cancelled call: the person pressed Esc during it, or the caller cancelled it. */
   cancelledBy?: 'person' | 'caller';
   restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed' };
+  /** The call ran in the background (background.ts): no guard, no activation, no pointer. */
+  background?: true;
   durationMs: number;
   /** Set when status is not ok: the error's facts (`reason` is details.reason, when it has one). */
   error?: { code: string; message: string; reason?: Reason; details?: Record<string, unknown> };
