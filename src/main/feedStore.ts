@@ -98,6 +98,7 @@ export class FeedStore {
       pid: event.pid,
       hasScreenshot: false,
       steps: [],
+      ...(event.background ? { background: true } : {}),
     });
   }
 
