@@ -34,7 +34,7 @@ const DIALOGS_AND_SETTLING = `Dialogs and answers:
 /** Background calls: the person keeps working while the agent acts through accessibility. */
 const BACKGROUND = `Working beside the person: prefer background: true for steps on elements — a click on an element (its default action), setting a value, selecting, an element's own action, text into a named field (inserted, never typed as keys) — and waits. Such a call does not take the front, the pointer or the keyboard: the person keeps typing in their own window and loses nothing. A step that needs real input (keys, a click at a point, a right or double click, a scroll, a drag, text into the focused field) is refused with background: true, naming the step, before anything is done: send it without background then (it runs in the foreground, holding their input for a moment). The answer says background: yes when the call ran that way; with the person's background_default setting on, calls that do not say run that way wherever every step allows it.`;
 
-const CONFIG_LINE = `Settings: get_config shows them (the watchdog, inline answers and their image size, artifact retention, the tool profile) and where each comes from; set_config changes them for the person, from the next call on: change them when the person asks.`;
+const CONFIG_LINE = `Settings: get_config shows them (the watchdog, inline answers and their image size, artifact retention, the tool profile, background by default) and where each comes from; set_config changes them for the person, from the next call on: change them when the person asks.`;
 
 /** The instructions for a session offering `offered` (tool names). */
 export function serverInstructions(offered: ReadonlySet<string>): string {

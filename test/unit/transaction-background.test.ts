@@ -79,6 +79,18 @@ describe('transaction: background calls', () => {
     assert.deepEqual(disturbances(desktop.actions()), []);
   });
 
+  it('should stop when the client cancels, with nothing to release', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    const client = new AbortController();
+    desktop.behave('performAction', { hang: true });
+    desktop.when('action', () => client.abort(), { once: true });
+    const result = await engine.act({ tool: 'click', pid: COUNTER, steps: [clickOn('Count: 0')], background: true }, { signal: client.signal });
+    assert.equal(result.status, 'cancelled');
+    assert.equal(result.cancelledBy, 'caller');
+    assert.deepEqual(disturbances(desktop.actions()), []);
+  });
+
   it('should put the person\'s app back in front when the target took it during the call', async () => {
     fixture = await engineFixture();
     const { engine, desktop } = fixture;
