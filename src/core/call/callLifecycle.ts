@@ -11,6 +11,9 @@
 //   until the grace period after the last step has passed (a late Esc still counts: it releases
 //   the guard at once and the next action is refused).
 //
+// A background call (background.ts) leaves out the guard, the overlay and the activation, runs
+// element steps through accessibility alone, and has a watchdog of its own.
+//
 // Errors before the guard is engaged are thrown (nothing was disturbed). From guard engage on,
 // failures are returned as a CallResult whose status says what happened, because the restore
 // facts and the artifacts still matter to the model and the person.
