@@ -118,6 +118,7 @@ export class Engine implements TandemEngine {
       snapshotLimits: { ...DEFAULT_SNAPSHOT_LIMITS, ...this.options.snapshotLimits },
       now: this.options.now ?? Date.now,
       describeSteps: this.options.describeSteps,
+      backgroundDefault: settings.background_default,
     };
   }
 

@@ -32,6 +32,11 @@ export interface ActRequest {
   tool: string;
   pid: number;
   steps: Step[];
+  /**
+   * true: run through accessibility alone (no guard, no activation, no pointer), refused when a
+   * step needs real input; false: in the foreground; absent: the background_default setting.
+   */
+  background?: boolean;
   /** The app's revision the agent expects: when its tree is not that revision's any more, nothing is done (code 'changed'). */
   ifRevision?: number;
 }
@@ -44,6 +49,8 @@ export interface CallStartedEvent {
   /** Arguments with secure text redacted. */
   args: Record<string, unknown>;
   startedAt: number;
+  /** An acting call that runs in the background: no guard, the person keeps their input. */
+  background?: boolean;
 }
 
 export interface GuardEngagedEvent {

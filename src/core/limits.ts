@@ -34,6 +34,8 @@ export const LIMITS = {
   pid: 4_194_304,
   /** element_index: far above any tree Tandem reads in full. */
   elementIndex: 1_000_000,
+  /** An app's tree revision, as a caller sends it back (if_revision). */
+  revision: 0xffff_ffff,
   /** A window id (an X11 window or a CGWindowID: 32 bits). */
   windowId: 0xffff_ffff,
   /** Presses of one key in one call or step (a line of backspaces, a long list walked with down). */

@@ -54,7 +54,9 @@ export interface ReasonsByCode {
     | 'not-editable'
     | 'no-editable-text'
     | 'client-unknown'
-    | 'refused';
+    | 'refused'
+    /** A step of a background call needs real input (keys, the pointer): nothing was done. */
+    | 'background-needs-input';
   permission: 'artifacts-dir' | 'accessibility-off' | 'screen-recording-off' | 'config-dir' | 'symlink' | 'foreign';
   timeout: 'open-no-app' | 'open-no-tree';
   /** details.by: who cancelled (the case of a cancellation is who asked for it). */

@@ -57,13 +57,14 @@ export type SettingSpec = (NumberSetting | FlagSetting | ChoiceSetting) & { env:
  */
 export const SETTING_SPECS = {
   watchdog_ms: { kind: 'number', min: 1_000, max: DEFAULT_WATCHDOG_MS, unit: 'ms', env: 'TANDEM_WATCHDOG_MS', about: 'longest time one call may hold the person\'s keyboard and mouse' },
-  grace_ms: { kind: 'number', min: 0, max: MAX_GRACE_MS, unit: 'ms', env: 'TANDEM_GRACE_MS', about: 'after a call\'s last step, how long a late Esc still counts (the guard stays up that long, within the watchdog)' },
+  grace_ms: { kind: 'number', min: 0, max: MAX_GRACE_MS, unit: 'ms', env: 'TANDEM_GRACE_MS', about: 'how long after a call\'s last step a late Esc still counts (the guard stays up)' },
   artifact_max_calls: { kind: 'number', min: 10, max: 100_000, unit: 'calls', env: 'TANDEM_ARTIFACT_MAX_CALLS', about: 'the artifacts folder keeps the files of at most this many calls' },
   artifact_max_bytes: { kind: 'number', min: MIB, max: 10 * 1024 * MIB, unit: 'bytes', env: 'TANDEM_ARTIFACT_MAX_BYTES', about: 'and at most this many bytes of them' },
-  settle_max_ms: { kind: 'number', min: 200, max: 10_000, unit: 'ms', env: 'TANDEM_SETTLE_MAX_MS', about: 'longest wait after an action for the app to settle (tree quiet, windows painted); past it the answer says settled: no' },
-  settle_quiet_ms: { kind: 'number', min: 10, max: 5_000, unit: 'ms', env: 'TANDEM_SETTLE_QUIET_MS', about: 'how long the app must send no accessibility change to count as settled; raise it for apps that pause between changes' },
+  settle_max_ms: { kind: 'number', min: 200, max: 10_000, unit: 'ms', env: 'TANDEM_SETTLE_MAX_MS', about: 'longest wait after an action for the app to settle; past it the answer says settled: no' },
+  settle_quiet_ms: { kind: 'number', min: 10, max: 5_000, unit: 'ms', env: 'TANDEM_SETTLE_QUIET_MS', about: 'how long the app must send no accessibility change to count as settled' },
   inline: { kind: 'flag', env: 'TANDEM_INLINE', about: 'answers carry their screenshot and tree/diff text when a call does not send inline' },
   inline_image_max_side: { kind: 'number', min: 256, max: 4_096, unit: 'px', env: 'TANDEM_INLINE_MAX_SIDE', about: 'longest side of an inline screenshot (scaled down to fit)' },
+  background_default: { kind: 'flag', env: 'TANDEM_BACKGROUND_DEFAULT', about: 'calls that do not say run in the background where every step allows it' },
   tools: { kind: 'choice', choices: TOOL_PROFILES, env: 'TANDEM_TOOLS', about: 'the tool profile a new MCP session offers when `tandem mcp` gets no --tools' },
 } as const satisfies Record<string, SettingSpec>;
 
@@ -79,6 +80,7 @@ export interface Settings {
   settle_quiet_ms: number;
   inline: boolean;
   inline_image_max_side: number;
+  background_default: boolean;
   tools: ToolProfile;
 }
 
@@ -91,6 +93,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   settle_quiet_ms: 45,
   inline: false,
   inline_image_max_side: 1_280,
+  // Background is asked for per call until the person chooses otherwise.
+  background_default: false,
   // One family of tools an agent cannot choose wrongly from, at the smallest cost per turn (issue 19).
   tools: 'driver',
 });

@@ -110,6 +110,7 @@ export class FeedStore {
       pid: event.pid,
       hasScreenshot: false,
       steps: [],
+      ...(event.background ? { background: true } : {}),
     });
   }
 

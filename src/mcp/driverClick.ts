@@ -9,19 +9,20 @@ import type { MouseButton } from '../core/desktop.js';
 import type { ClickStep, ClickTarget } from '../core/call/steps.js';
 import { defineTool, type NamedProfile } from './defineTool.js';
 import { callResultOutput } from './outputSchemas.js';
-import { coordinate, elementIndexParam, flag, inlineParam, nameList, pidParam, toolInput } from './params.js';
+import { actingFields, actingShape, coordinate, elementIndexParam, flag, inlineParam, nameList, pidParam, toolInput } from './params.js';
 import { renderCallResult } from './render.js';
 
 export const SCREEN_POINT_HINT = 'Screen points as the tree prints them (x:N y:N).';
 
 export const driverClickShape = {
   pid: pidParam(),
-  element_index: elementIndexParam().optional().describe('The element (its centre): the #N of its line in the latest tree or diff of this pid.'),
-  x: coordinate('x', SCREEN_POINT_HINT).optional().describe(`Instead of element_index: x in screen points, as the tree prints it (x:N).`),
+  element_index: elementIndexParam().optional().describe('The #N of its line in the latest tree or diff (its centre).'),
+  x: coordinate('x', SCREEN_POINT_HINT).optional().describe('Instead of element_index: screen x as the tree prints it (x:N).'),
   y: coordinate('y', SCREEN_POINT_HINT).optional().describe('y in screen points (y:N).'),
-  from_zoom: flag('from_zoom').optional().describe("true: x,y are pixels of this app's last zoom image."),
+  from_zoom: flag('from_zoom').optional().describe('true: x,y are pixels of the last zoom image.'),
   modifiers: nameList('modifiers', '["shift"]').optional().describe('Keys held, e.g. ["shift"].'),
   inline: inlineParam(),
+  ...actingShape,
 };
 
 export interface DriverClickFields {
@@ -63,6 +64,6 @@ export function driverClickTool(spec: { name: string; profiles?: readonly NamedP
     inputSchema: toolInput(driverClickShape),
     outputSchema: callResultOutput,
     handle: async (engine, args, context) =>
-      renderCallResult(await engine.act({ tool: spec.name, pid: args.pid, steps: [driverClickStep(args, spec.button, spec.count)] }, context)),
+      renderCallResult(await engine.act({ tool: spec.name, pid: args.pid, ...actingFields(args), steps: [driverClickStep(args, spec.button, spec.count)] }, context)),
   });
 }

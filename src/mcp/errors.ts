@@ -107,6 +107,8 @@ const GUIDANCE_BY_REASON: Record<ReasonKey, string | null> = {
   'permission/symlink': null,
   'permission/foreign': null,
   'unsupported/refused': null,
+  'unsupported/background-needs-input':
+    'Send that step without background (it then runs in the foreground, holding the person\'s input for a moment), or reach the element through accessibility in the background: click by element_index, element_action, set_value, set_selected, or type_text with element_index.',
   'cancelled/person': null,
 };
 

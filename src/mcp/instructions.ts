@@ -2,7 +2,7 @@
 // session offers one tool profile (driver — the default —, reference or all), and the text describes only the
 // tools it offers: a workflow whose tools are absent is left out.
 
-const INTRO = `Tandem operates the desktop apps on the person's own computer while they are still at it. Every acting tool holds back their keyboard and mouse for the moment it runs, then gives them back and puts their cursor and front app back.`;
+const INTRO = `Tandem operates the desktop apps on the person's own computer while they are still at it. Every acting tool holds back their keyboard and mouse for the moment it runs, then gives them back and puts their cursor and front app back — unless it runs in the background.`;
 
 /** The `_and_traverse` workflow (profile reference). */
 const REFERENCE_WORKFLOW = `How to work:
@@ -31,14 +31,17 @@ const DIALOGS_AND_SETTLING = `Dialogs and answers:
 - To set a file name in a save dialog: the name field holds a proposed name, often partly selected. Press ctrl+a in it first, then type the name (or a full path), then click the dialog's Save button: after a typed path, Return may only close the completion list.
 - An answer is taken once the app has settled (its tree quiet, its window done painting). settled: no means it was still changing when the wait ran out: refresh before relying on what you read. An app that answers only after a pause may need the person's settle_quiet_ms raised.`;
 
-const CONFIG_LINE = `Settings: get_config shows them (the watchdog, inline answers and their image size, artifact retention, the tool profile) and where each comes from; set_config changes them for the person, from the next call on: change them when the person asks.`;
+/** Background calls: the person keeps working while the agent acts through accessibility. */
+const BACKGROUND = `Working beside the person: prefer background: true for steps on elements — a click on an element (its default action), setting a value, selecting, an element's own action, text into a named field (inserted, never typed as keys) — and waits. Such a call does not take the front, the pointer or the keyboard: the person keeps typing in their own window and loses nothing. A step that needs real input (keys, a click at a point, a right or double click, a scroll, a drag, text into the focused field) is refused with background: true, naming the step, before anything is done: send it without background then (it runs in the foreground, holding their input for a moment). The answer says background: yes when the call ran that way; with the person's background_default setting on, calls that do not say run that way wherever every step allows it.`;
+
+const CONFIG_LINE = `Settings: get_config shows them (the watchdog, inline answers and their image size, artifact retention, the tool profile, background by default) and where each comes from; set_config changes them for the person, from the next call on: change them when the person asks.`;
 
 /** The instructions for a session offering `offered` (tool names). */
 export function serverInstructions(offered: ReadonlySet<string>): string {
   const parts = [INTRO];
   if (offered.has('open_application_and_traverse')) parts.push(REFERENCE_WORKFLOW);
   if (offered.has('get_window_state')) parts.push(DRIVER_WORKFLOW);
-  if (offered.has('click_and_traverse') || offered.has('click')) parts.push(DIALOGS_AND_SETTLING);
+  if (offered.has('click_and_traverse') || offered.has('click')) parts.push(DIALOGS_AND_SETTLING, BACKGROUND);
   if (offered.has('get_config')) parts.push(CONFIG_LINE);
   return parts.join('\n\n');
 }

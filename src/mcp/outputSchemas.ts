@@ -33,6 +33,7 @@ export const callResultOutput = z.object({
   watchdog: z.boolean(),
   truncated: z.string().optional(),
   restore: z.looseObject({}),
+  background: z.literal(true).optional(),
   duration_ms: z.number(),
   hint: z.string().optional(),
   error: z.looseObject({ code: z.string() }).optional(),

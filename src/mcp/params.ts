@@ -4,6 +4,7 @@
 // number, received string", names neither the parameter nor where its value comes from).
 
 import { z } from 'zod';
+import type { ActRequest } from '../core/engineApi.js';
 import { LIMITS } from '../core/limits.js';
 
 interface Issue {
@@ -92,18 +93,29 @@ export function windowIdParam(): z.ZodNumber {
   return wholeNumber('window_id', { min: 0, max: LIMITS.windowId, hint: 'Take it from list_windows.' });
 }
 
-/** `if_revision` on the acting tools: act only while the app is still at that revision (revisions/revisionStore.ts). */
-export function ifRevisionParam(): z.ZodOptional<z.ZodNumber> {
-  return wholeNumber('if_revision', { min: 1, hint: 'Take it from the revision line of your last answer for this pid.' })
-    .optional()
-    .describe('Act only if the app is still at this revision (the person or the app changed nothing since); else nothing is done and the answer is error changed with what changed.');
-}
-
 /** `inline`, on every tool whose answer names files (see inlineContent.ts). */
 export function inlineParam(): z.ZodOptional<z.ZodBoolean> {
   return flag('inline')
     .optional()
-    .describe('true: the screenshot and the tree or diff text come in the answer, for clients that cannot read local files.');
+    .describe('true: screenshot and diff/tree text inline.');
+}
+
+/**
+ * The parameters every acting tool takes besides its own: `background` (accessibility alone, the
+ * person keeps their input) and `if_revision` (act only on the tree the caller read).
+ */
+export const actingShape = {
+  background: flag('background')
+    .optional()
+    .describe("true: by accessibility alone; the person keeps working."),
+  if_revision: wholeNumber('if_revision', { min: 0, max: LIMITS.revision, hint: "Take it from the revision of this pid's latest tree." })
+    .optional()
+    .describe("Do nothing unless the app is still at this revision."),
+};
+
+/** The acting parameters as core's ActRequest takes them. */
+export function actingFields(args: { background?: boolean; if_revision?: number }): Pick<ActRequest, 'background' | 'ifRevision'> {
+  return { ...(args.background !== undefined ? { background: args.background } : {}), ...(args.if_revision !== undefined ? { ifRevision: args.if_revision } : {}) };
 }
 
 export function nameList(name: string, examples: string): z.ZodArray<z.ZodString> {
@@ -114,7 +126,7 @@ export function nameList(name: string, examples: string): z.ZodArray<z.ZodString
 export const PID_HINT = 'Use the pid from open_application_and_traverse or list_applications.';
 
 export function pidParam(): z.ZodNumber {
-  return wholeNumber('pid', { min: 1, max: LIMITS.pid, hint: PID_HINT }).describe("The app's process id.");
+  return wholeNumber('pid', { min: 1, max: LIMITS.pid, hint: PID_HINT }).describe('Process id.');
 }
 
 export const MODIFIERS_DESCRIPTION =

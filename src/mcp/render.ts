@@ -46,6 +46,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     ...(result.renumbered ? { renumbered: result.renumbered } : {}),
     restore: { cursor: result.restore.cursor, frontmost: result.restore.frontmost },
     ...structuredRevisions(result),
+    ...(result.background ? { background: true as const } : {}),
     duration_ms: Math.round(result.durationMs),
   };
   if (result.file) output.file = result.file;
@@ -111,7 +112,8 @@ function restoreText(result: CallResult): string | undefined {
   // Read-only calls move nothing, so there is nothing to report as put back.
   if (result.stepsTotal === 0) return undefined;
   const parts: string[] = [];
-  if (result.restore.cursor) parts.push('cursor put back');
+  // A background call never moved the pointer: there is nothing to put back.
+  if (result.restore.cursor && !result.background) parts.push('cursor put back');
   switch (result.restore.frontmost) {
     case 'restored':
       parts.push('previous app brought back to the front');
@@ -218,6 +220,7 @@ export function summaryLines(result: CallResult): string[] {
   add('app_switch', appSwitchText(result));
   add('launched', launchedText(result));
   add('steps', stepsText(result));
+  if (result.background) add('background', "yes: through accessibility alone; the person kept their keyboard, pointer and front window");
   for (const entry of result.textEntries ?? []) add('typed_by', textEntryText(entry));
   lines.push(...choiceLines(result));
   if (result.humanInputBlocked > 0) add('human_input_blocked', `${result.humanInputBlocked} key/pointer events from the person were held back`);

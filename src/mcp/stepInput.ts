@@ -193,7 +193,7 @@ function stepsListOf<Step extends z.ZodType>(step: Step, example: string) {
     .min(1, { error: () => `steps is empty: leave it out or send at least one step, e.g. ${example}` })
     .max(LIMITS.steps, { error: () => `steps takes at most ${LIMITS.steps} steps per call: split the work over several calls.` })
     .describe(
-      `Run in order in one guarded call (one snapshot before, one diff after). x,y: screen points as the tree prints them; with width,height the centre of that box. ` +
+      `In order, in one call. x,y: screen points as the tree prints them; with width,height the centre of that box. ` +
         `Example: ${example}`,
     );
 }

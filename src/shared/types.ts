@@ -56,6 +56,8 @@ export interface FeedCall {
   hasScreenshot: boolean;
   /** Another app took the front during the call. */
   handoff?: { pid: number; app: string };
+  /** Ran in the background: no guard, the person kept their keyboard, pointer and front window. */
+  background?: boolean;
   steps: string[];
   /** Live step label while running. */
   currentStep?: string;

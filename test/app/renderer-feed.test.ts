@@ -145,6 +145,20 @@ describe('live feed view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium
     assert.deepEqual(calls.find((call) => call.method === 'openArtifact')?.request, { callId: addCall.callId, target: 'file' });
   });
 
+  it('should mark a call that ran in the background, and only that one', async () => {
+    const feed = new FeedStore(fixture.engine);
+    const setTask = { kind: 'set-value' as const, query: { text: 'New task' }, value: 'Call the plumber' };
+    const quiet = await fixture.engine.act({ tool: 'set_value', pid: TASKS, steps: [setTask], background: true }, { clientId: 'Claude Desktop #1' });
+    assert.equal(quiet.status, 'ok', quiet.error?.message);
+    await fixture.engine.act({ tool: 'set_value', pid: TASKS, steps: [setTask] }, { clientId: 'Claude Desktop #1' });
+    const [background, foreground] = feed.list();
+    const view = await openView(browser, 'feed', { listFeed: [background, foreground], getState: { paused: false, status: 'idle', current: null, platform: 'linux', version: '0.1.0' } });
+    const { page } = view;
+    await page.locator('.card').first().waitFor();
+    assert.equal(await page.locator(`.card[data-call-id="${background.callId}"] .badge-background`, { hasText: 'background' }).count(), 1);
+    assert.equal(await page.locator(`.card[data-call-id="${foreground.callId}"] .badge-background`).count(), 0, 'a foreground call has no badge');
+  });
+
   it('should filter by client session and show live updates', async () => {
     const view = await openView(browser, 'feed', { listFeed: cards, getState: { paused: false, status: 'idle', current: null, platform: 'linux', version: '0.1.0' } });
     const { page } = view;

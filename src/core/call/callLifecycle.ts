@@ -11,6 +11,9 @@
 //   until the grace period after the last step has passed (a late Esc still counts: it releases
 //   the guard at once and the next action is refused).
 //
+// A background call (background.ts) leaves out the guard, the overlay and the activation, runs
+// element steps through accessibility alone, and has a watchdog of its own.
+//
 // Errors before the guard is engaged are thrown (nothing was disturbed). From guard engage on,
 // failures are returned as a CallResult whose status says what happened, because the restore
 // facts and the artifacts still matter to the model and the person.
@@ -35,6 +38,7 @@ import { buildResult } from './resultBuilder.js';
 import { handedOutTree, reindexCandidates } from './indexesHandedOut.js';
 import { noteKeptText } from './textKept.js';
 import { runStep } from './stepRunners/runStep.js';
+import { runBackgroundStep, startBackgroundWatchdog } from './background.js';
 import type { StepDone } from './stepsDone.js';
 
 export type { CallInfo, TransactionDeps, TransactionOptions } from './callState.js';
@@ -73,7 +77,7 @@ async function run(state: CallState): Promise<CallResult> {
   await state.deps.guard.refuseAfterLateEscape();
   state.record.app = state.appName;
   const args = { pid: state.request.pid, steps: state.steps.map((step, i) => redactStep(step, secureForEvents(state.destinations.get(i)))) };
-  state.record.start(state.request.pid, args);
+  state.record.start(state.request.pid, args, state.background);
   const outcome = await guarded(state);
   return state.record.finish(await finish(state, outcome));
 }
@@ -93,21 +97,10 @@ async function guarded(state: CallState): Promise<TandemError | null> {
     now: state.options.now,
     reportInput: (done, total) => state.record.emit('input-progress', { callId: state.callId, index: state.currentStep, done, total }),
   });
+  // In the background nothing is held and nothing comes to the front: the call's own watchdog only.
+  const stopBackgroundWatchdog = state.background ? startBackgroundWatchdog(state) : null;
   try {
-    const label = overlayText(stepVerb(state.steps[0]), state.appName);
-    state.session = await state.deps.guard.engage(state.progress, {
-      onEngaged: () => state.record.emit('guard-engaged', { callId: state.callId, tool: state.request.tool, label, verb: stepVerb(state.steps[0]), app: state.appName }),
-      onReleased: (reason) => state.record.emit('guard-released', { callId: state.callId, reason }),
-      log: state.log,
-    }, state.options.watchdogMs);
-    const session = state.session;
-    if (session.signal.aborted) state.abort.abort(session.signal.reason);
-    else session.signal.addEventListener('abort', () => state.abort.abort(session.signal.reason), { once: true });
-
-    if (state.before.frontmost?.pid !== state.request.pid) {
-      const confirmed = await state.step(state.desktop.activate(state.request.pid, undefined, state.progress));
-      if (!confirmed) state.log(`could not confirm that ${state.appName} came to the front; continuing`);
-    }
+    if (!state.background) await engageGuardAndActivate(state);
     const stepsStartedAt = state.options.now();
     for (let i = 0; i < state.steps.length; i++) {
       throwIfAborted(state.progress);
@@ -116,7 +109,7 @@ async function guarded(state: CallState): Promise<TandemError | null> {
       if (i > 0) await ensureTargetAlive(state, i);
       state.currentStep = i;
       state.record.emit('step', { callId: state.callId, index: i, label: describeStep(state.steps[i], secureForEvents(state.destinations.get(i))), verb: stepVerb(state.steps[i]) });
-      state.stepsDone.push(await runReported(state, runStep(state, state.steps[i], i)));
+      state.stepsDone.push(await runReported(state, (state.background ? runBackgroundStep : runStep)(state, state.steps[i], i)));
       throwIfAborted(state.progress);
     }
     // A late Esc (the person saw something go wrong at the last moment) counts for graceMs
@@ -139,13 +132,32 @@ async function guarded(state: CallState): Promise<TandemError | null> {
     await readAfter(state);
     await awaitLateReaction(state, settleGivesUpAt);
     await readHandoffTree(state);
-    session.fireWatchdogIfDue();
+    state.session?.fireWatchdogIfDue();
     throwIfAborted(state.progress);
     return null;
   } catch (error) {
     return state.abort.signal.aborted ? abortReason(state.abort.signal) : toTandemError(error);
   } finally {
+    stopBackgroundWatchdog?.();
     external?.removeEventListener('abort', onExternalAbort);
+  }
+}
+
+/** The foreground's start: the guard holds the person's input, the target comes to the front. */
+async function engageGuardAndActivate(state: CallState): Promise<void> {
+  const label = overlayText(stepVerb(state.steps[0]), state.appName);
+  state.session = await state.deps.guard.engage(state.progress, {
+    onEngaged: () => state.record.emit('guard-engaged', { callId: state.callId, tool: state.request.tool, label, verb: stepVerb(state.steps[0]), app: state.appName }),
+    onReleased: (reason) => state.record.emit('guard-released', { callId: state.callId, reason }),
+    log: state.log,
+  }, state.options.watchdogMs);
+  const session = state.session;
+  if (session.signal.aborted) state.abort.abort(session.signal.reason);
+  else session.signal.addEventListener('abort', () => state.abort.abort(session.signal.reason), { once: true });
+
+  if (state.before.frontmost?.pid !== state.request.pid) {
+    const confirmed = await state.step(state.desktop.activate(state.request.pid, undefined, state.progress));
+    if (!confirmed) state.log(`could not confirm that ${state.appName} came to the front; continuing`);
   }
 }
 
@@ -187,7 +199,7 @@ async function finish(state: CallState, failure: TandemError | null): Promise<Un
     } else if (state.session) {
       await state.session.release(releaseReason(status));
     }
-    if (failure && state.session && failure.code !== 'app-gone') {
+    if (failure && (state.session || state.background) && failure.code !== 'app-gone') {
       await readAfterFailure(state, cleanup);
       await captureScreenshot(state, cleanup);
     }

@@ -45,10 +45,10 @@ export class CallRecord {
    * The call is under way: call-started, once. A call refused before this (bad input, an
    * unknown pid: nothing was touched) emits no events and leaves no files.
    */
-  start(pid: number | undefined, args: Record<string, unknown>): void {
+  start(pid: number | undefined, args: Record<string, unknown>, background = false): void {
     if (this.started) return;
     this.started = true;
-    this.deps.emit('call-started', { callId: this.callId, tool: this.tool, pid, clientId: this.clientId, args, startedAt: this.startedAt });
+    this.deps.emit('call-started', { callId: this.callId, tool: this.tool, pid, clientId: this.clientId, args, startedAt: this.startedAt, ...(background ? { background } : {}) });
   }
 
   /** Writes one set of files (a tree or diff, and a screenshot) under `tool` (default: the call's own). */

@@ -28,6 +28,8 @@ export interface TransactionOptions {
   now: () => number;
   /** The words for the steps done, in the call's file and a late Esc's message (src/mcp/renderSteps.ts). */
   describeSteps: DescribeSteps;
+  /** A call that does not say runs in the background where every step allows it (background.ts). */
+  backgroundDefault?: boolean;
 }
 
 export interface TransactionDeps {
@@ -66,6 +68,8 @@ export class CallState {
   readonly options: TransactionOptions;
   readonly record: CallRecord;
   steps: Step[] = [];
+  /** Runs through accessibility alone: no guard, no activation, no pointer (background.ts). */
+  background = false;
   appName = '';
   before!: Before;
   /**

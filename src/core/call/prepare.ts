@@ -10,6 +10,7 @@ import { createProgress } from '../progress.js';
 import { elementAtPoint, findElement, refuseBlocked } from '../tree/query.js';
 import { explainMissingApp, explainUnreadable } from '../apps/readability.js';
 import { predictDestinations } from '../tree/redact.js';
+import { chooseBackground } from './background.js';
 import { CLEANUP_TIMEOUT_MS } from './cleanups.js';
 import type { Step } from './steps.js';
 import { bad, normalizeStep } from './stepNormalize.js';
@@ -27,6 +28,7 @@ export async function prepare(state: CallState): Promise<void> {
   if (!Array.isArray(steps) || steps.length === 0) throw bad('No steps were sent.', { reason: 'no-steps' });
   if (steps.length > LIMITS.steps) throw bad(`${steps.length} steps: at most ${LIMITS.steps} run in one call.`);
   state.steps = steps.map((step, i) => normalizeStep(step, i));
+  state.background = chooseBackground(state.request, state.steps, state.options.backgroundDefault ?? false);
   const waited = state.steps.reduce((sum, step) => sum + (step.kind === 'wait' ? step.ms : step.kind === 'drag' ? step.durationMs : 0), 0);
   if (waited >= state.options.watchdogMs) {
     throw bad(`The wait steps and drags add up to ${waited} ms, longer than the ${state.options.watchdogMs} ms watchdog allows one call.`, { reason: 'wait-too-long' });

@@ -10,6 +10,7 @@ import type { CallState } from './callState.js';
 
 /** Cursor back where the person left it; their frontmost app back unless a handoff happened. */
 export async function restore(state: CallState, cleanup: Progress): Promise<CallResult['restore']> {
+  if (state.background) return restoreAfterBackground(state, cleanup);
   let cursor = false;
   try {
     const now = await bounded(state.desktop.cursorPosition(), CLEANUP_TIMEOUT_MS, 'reading the cursor');
@@ -35,3 +36,23 @@ export async function restore(state: CallState, cleanup: Progress): Promise<Call
   }
 }
 
+
+/**
+ * A background call moved nothing: the pointer is the person's (it may have moved, by their
+ * hand) and so is the front, which changes only by their choice — unless the target app took it
+ * during the call, which is put back as in the foreground.
+ */
+async function restoreAfterBackground(state: CallState, cleanup: Progress): Promise<CallResult['restore']> {
+  const original = state.before.frontmost;
+  if (state.handoff || !original || original.pid === state.request.pid) return { cursor: true, frontmost: state.handoff ? 'skipped-handoff' : 'not-needed' };
+  try {
+    const now = await bounded(state.desktop.frontmost(cleanup), CLEANUP_TIMEOUT_MS, 'reading the frontmost app');
+    if (now?.pid !== state.request.pid) return { cursor: true, frontmost: 'not-needed' };
+    state.log(`${state.appName} took the front during the background call: putting ${original.app} back`);
+    const took = await bounded(state.desktop.activate(original.pid, original.windowId, cleanup), CLEANUP_TIMEOUT_MS, 'reactivating the frontmost app');
+    return { cursor: true, frontmost: took ? 'restored' : 'failed' };
+  } catch (error) {
+    state.log(`could not restore the frontmost app: ${toTandemError(error).message}`);
+    return { cursor: true, frontmost: 'failed' };
+  }
+}

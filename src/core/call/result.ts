@@ -121,6 +121,8 @@ export interface CallResult {
   /** A cancelled call: the person pressed Esc during it, or the caller cancelled it. */
   cancelledBy?: 'person' | 'caller';
   restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed' };
+  /** The call ran in the background (background.ts): no guard, no activation, no pointer. */
+  background?: true;
   durationMs: number;
   /** The revision of the app's tree this answer hands out (revisions/revisionStore.ts). */
   revision?: number;

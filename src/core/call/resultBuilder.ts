@@ -80,12 +80,13 @@ export async function buildResult(state: CallState, status: CallStatus, failure:
     stepsTotal: state.steps.length,
     humanInputBlocked: state.session?.humanInputBlocked ?? 0,
     ...(state.session?.inputLeakedCount ? { inputLeaked: state.session.inputLeakedCount } : {}),
-    watchdogFired: state.session?.watchdogFired ?? false,
+    watchdogFired: state.session?.watchdogFired ?? status === 'watchdog',
     ...(truncatedTree?.truncated ? { truncated: { pid: truncatedTree.pid, ...truncatedTree.truncated } } : {}),
     ...(state.appExited ? { appExited: true } : {}),
     ...(state.settled === false ? { settled: false } : {}),
     ...(status === 'cancelled' ? { cancelledBy: state.session?.escapePressed ? ('person' as const) : ('caller' as const) } : {}),
     restore,
+    ...(state.background ? { background: true as const } : {}),
   };
   if (failure) result.error = errorFacts(failure);
   return result;

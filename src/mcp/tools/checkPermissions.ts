@@ -7,7 +7,7 @@ export const checkPermissions = defineTool({
   name: 'check_permissions',
   title: 'Check what Tandem may do here',
   description:
-    'Reports each permission Tandem needs (read-only): granted or not, and the remedy. Call it when tools fail with a permission error.',
+    'Reports each permission Tandem needs (read-only): granted or not, and the remedy.',
   type: 'readOnly',
   inputSchema: toolInput({}),
   outputSchema: permissionsOutput,

@@ -1,15 +1,14 @@
 import { defineTool } from '../defineTool.js';
 import { driverClickShape, driverClickStep } from '../driverClick.js';
 import { callResultOutput } from '../outputSchemas.js';
-import { mouseButtonParam, toolInput, wholeNumber } from '../params.js';
+import { mouseButtonParam, toolInput, wholeNumber, actingFields } from '../params.js';
 import { renderCallResult } from '../render.js';
 
 export const click = defineTool({
   name: 'click',
   title: 'Click an element or a point',
   description:
-    'Clicks an element by element_index (from the latest tree), or x,y in screen points as the tree prints them. button "right" opens a context menu; count 2 double-clicks. ' +
-    "Guarded (the person's input is held back; Esc cancels). Answers with what changed and a diff file.",
+    'Clicks an element by element_index (from the latest tree), or x,y in screen points as the tree prints them. button "right" opens a context menu; count 2 double-clicks.',
   type: 'input',
   inputSchema: toolInput({
     ...driverClickShape,
@@ -18,5 +17,5 @@ export const click = defineTool({
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) =>
-    renderCallResult(await engine.act({ tool: 'click', pid: args.pid, steps: [driverClickStep(args, args.button ?? 'left', args.count === 2 ? 2 : 1)] }, context)),
+    renderCallResult(await engine.act({ tool: 'click', pid: args.pid, ...actingFields(args), steps: [driverClickStep(args, args.button ?? 'left', args.count === 2 ? 2 : 1)] }, context)),
 });

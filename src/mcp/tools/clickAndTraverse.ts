@@ -1,7 +1,7 @@
 import { LIMITS } from '../../core/limits.js';
 import { TandemError } from '../../core/errors.js';
 import { defineTool } from '../defineTool.js';
-import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput, inlineParam, ifRevisionParam } from '../params.js';
+import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput, inlineParam, actingFields, actingShape } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { STEPS_EXAMPLE, clickStep, describedClickTargetShape, followUpSteps, hasClickTarget, stepsParam } from '../stepInput.js';
@@ -25,7 +25,7 @@ export const clickAndTraverse = defineTool({
     pressKeyModifiers: nameList('pressKeyModifiers', '["command"]').optional().describe(MODIFIERS_DESCRIPTION),
     steps: stepsParam,
     inline: inlineParam(),
-    if_revision: ifRevisionParam(),
+    ...actingShape,
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {
@@ -34,6 +34,6 @@ export const clickAndTraverse = defineTool({
     }
     // Without a target of its own the call is just its steps (each can click).
     const steps = hasClickTarget(args) ? [clickStep(args), ...followUpSteps(args)] : followUpSteps(args);
-    return renderCallResult(await engine.act({ tool: 'click_and_traverse', pid: args.pid, ifRevision: args.if_revision, steps }, context));
+    return renderCallResult(await engine.act({ tool: 'click_and_traverse', pid: args.pid, ...actingFields(args), steps }, context));
   },
 });

@@ -1,10 +1,9 @@
 import { TandemError, toTandemError } from '../../core/errors.js';
-import { LIMITS } from '../../core/limits.js';
 import { DEFAULT_DRAG_MS, type ClickTarget } from '../../core/call/steps.js';
 import { defineTool } from '../defineTool.js';
 import { SCREEN_POINT_HINT, driverTarget } from '../driverClick.js';
 import { callResultOutput } from '../outputSchemas.js';
-import { coordinate, dragDurationParam, elementIndexParam, inlineParam, mouseButtonParam, nameList, pidParam, toolInput } from '../params.js';
+import { coordinate, dragDurationParam, elementIndexParam, inlineParam, mouseButtonParam, nameList, pidParam, toolInput, actingFields, actingShape } from '../params.js';
 import { renderCallResult } from '../render.js';
 import { dragStep } from '../stepInput.js';
 
@@ -38,20 +37,22 @@ export const drag = defineTool({
   description:
     "Presses the mouse button at `from`, moves with it held to `to` over duration_ms, and releases it there: a slider's knob, a text selection, an item onto a target. " +
     'Each end is {"element_index": N} or {"x": …, "y": …} in screen points as the tree prints them. ' +
-    'Guarded like every action (Esc cancels and the button is released at once).',
+    'Esc releases the button at once.',
   type: 'input',
   inputSchema: toolInput({
     pid: pidParam(),
     from: dragEnd('from').describe('Where the press is.'),
     to: dragEnd('to').describe('Where the release is.'),
-    duration_ms: dragDurationParam().optional().describe(`Default ${DEFAULT_DRAG_MS}, at most ${LIMITS.dragMs}.`),
+    duration_ms: dragDurationParam().optional().describe(`Default ${DEFAULT_DRAG_MS}.`),
     button: mouseButtonParam().optional().describe('Default "left".'),
     modifiers: nameList('modifiers', '["shift"]').optional().describe('Keys held, e.g. ["control"] to copy.'),
     inline: inlineParam(),
+    // A drag needs the pointer: it never runs in the background, so it takes no `background`.
+    if_revision: actingShape.if_revision,
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {
     const step = dragStep(endTarget(args.from, 'from'), endTarget(args.to, 'to'), args);
-    return renderCallResult(await engine.act({ tool: 'drag', pid: args.pid, steps: [step] }, context));
+    return renderCallResult(await engine.act({ tool: 'drag', pid: args.pid, ...actingFields(args), steps: [step] }, context));
   },
 });

@@ -6,7 +6,7 @@ import { renderCursor } from '../renderInspection.js';
 export const getCursorPosition = defineTool({
   name: 'get_cursor_position',
   title: 'Where the pointer is',
-  description: "The pointer's position in screen points (read-only; the person's pointer, which Tandem puts back after every action).",
+  description: "The pointer's position in screen points (read-only).",
   type: 'readOnly',
   inputSchema: toolInput({}),
   outputSchema: cursorOutput,

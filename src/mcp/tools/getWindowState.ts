@@ -9,8 +9,8 @@ export const getWindowState = defineTool({
   name: 'get_window_state',
   title: "Read an app's elements, with their element_index",
   description:
-    "Reads the app's accessibility tree (read-only): its element lines, each starting with #N, its element_index for the acting tools, and a screenshot. " +
-    'query keeps the lines containing it (role or text, e.g. "Save"); the file holds the whole tree.',
+    "Reads the app's accessibility tree (read-only): element lines starting with #N (the element_index acting tools take) and a screenshot. " +
+    'query keeps the lines containing it (e.g. "Save"); the file holds the whole tree.',
   type: 'readOnly',
   inputSchema: toolInput({
     pid: pidParam(),

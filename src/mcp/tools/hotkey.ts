@@ -1,6 +1,6 @@
 import { defineTool } from '../defineTool.js';
 import { callResultOutput } from '../outputSchemas.js';
-import { inlineParam, pidParam, toolInput } from '../params.js';
+import { inlineParam, pidParam, toolInput, actingFields, actingShape } from '../params.js';
 import { renderCallResult } from '../render.js';
 import { hotkeyKeys, hotkeyStep } from '../stepInput.js';
 
@@ -13,7 +13,7 @@ export const hotkey = defineTool({
     'Presses a shortcut in the app, given as its keys, modifiers first: {"pid":123,"keys":["ctrl","shift","t"]} (on macOS "command" for ⌘). ' +
     "Guarded like every action (the person's input is held back; Esc cancels). Returns a summary of what changed and a diff file to grep.",
   type: 'input',
-  inputSchema: toolInput({ pid: pidParam(), keys: hotkeyKeys('keys'), inline: inlineParam() }),
+  inputSchema: toolInput({ pid: pidParam(), keys: hotkeyKeys('keys'), inline: inlineParam(), ...actingShape }),
   outputSchema: callResultOutput,
-  handle: async (engine, args, context) => renderCallResult(await engine.act({ tool: 'hotkey', pid: args.pid, steps: [hotkeyStep(args.keys)] }, context)),
+  handle: async (engine, args, context) => renderCallResult(await engine.act({ tool: 'hotkey', pid: args.pid, ...actingFields(args), steps: [hotkeyStep(args.keys)] }, context)),
 });

@@ -28,7 +28,7 @@ export const launchApp = defineTool({
   title: 'Launch an app',
   description:
     'Starts an app (exactly one of name, id, path; args and urls as separate words, no shell) and answers, once its window is readable, with its pid, windows and tree (file, screenshot). ' +
-    'An app already running is not started again (started: already-running) unless new_instance is true.',
+    'An app already running is not started again unless new_instance is true.',
   type: 'launch',
   inputSchema: toolInput({
     name: nonEmptyText('name').optional().describe('e.g. "Mousepad": an app name or a program on PATH.'),

@@ -8,7 +8,7 @@ export const listApplications = defineTool({
   profiles: ['reference', 'driver'],
   title: 'List running apps',
   description:
-    'Lists the running apps that have windows, with their pids (read-only). Use it to find a pid, e.g. after an "unknown pid" error.',
+    'Lists the running apps that have windows, with their pids (read-only).',
   type: 'readOnly',
   inputSchema: toolInput({}),
   outputSchema: applicationsOutput,

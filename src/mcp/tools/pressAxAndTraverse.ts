@@ -1,5 +1,5 @@
 import { defineTool } from '../defineTool.js';
-import { nonEmptyText, pidParam, toolInput, inlineParam, ifRevisionParam } from '../params.js';
+import { nonEmptyText, pidParam, toolInput, inlineParam, actingFields, actingShape } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { requiredElementQuery } from '../stepInput.js';
@@ -20,13 +20,13 @@ export const pressAxAndTraverse = defineTool({
       .default('press')
       .describe('Action name: press (default), show-menu, confirm, cancel, increment, decrement, or a raw platform action name.'),
     inline: inlineParam(),
-    if_revision: ifRevisionParam(),
+    ...actingShape,
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {
     const query = requiredElementQuery(args, 'press_ax_and_traverse');
     return renderCallResult(
-      await engine.act({ tool: 'press_ax_and_traverse', pid: args.pid, ifRevision: args.if_revision, steps: [{ kind: 'element-action', query, action: args.action }] }, context),
+      await engine.act({ tool: 'press_ax_and_traverse', pid: args.pid, ...actingFields(args), steps: [{ kind: 'element-action', query, action: args.action }] }, context),
     );
   },
 });

@@ -1,6 +1,6 @@
 import { LIMITS } from '../../core/limits.js';
 import { defineTool } from '../defineTool.js';
-import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput, inlineParam } from '../params.js';
+import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput, inlineParam, actingFields, actingShape } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { pressStep, stepsFromInput, stepsParam } from '../stepInput.js';
@@ -20,10 +20,11 @@ export const pressKeyAndTraverse = defineTool({
     modifierFlags: nameList('modifierFlags', '["command","shift"]').optional().describe(MODIFIERS_DESCRIPTION),
     steps: stepsParam,
     inline: inlineParam(),
+    ...actingShape,
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {
     const steps = [pressStep(args.keyName, args.modifierFlags), ...stepsFromInput(args.steps)];
-    return renderCallResult(await engine.act({ tool: 'press_key_and_traverse', pid: args.pid, steps }, context));
+    return renderCallResult(await engine.act({ tool: 'press_key_and_traverse', pid: args.pid, ...actingFields(args), steps }, context));
   },
 });

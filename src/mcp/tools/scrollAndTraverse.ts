@@ -1,5 +1,5 @@
 import { defineTool } from '../defineTool.js';
-import { coordinate, pidParam, scrollLines, toolInput, inlineParam } from '../params.js';
+import { coordinate, pidParam, scrollLines, toolInput, inlineParam, actingFields, actingShape } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { scrollStep } from '../stepInput.js';
@@ -19,8 +19,9 @@ export const scrollAndTraverse = defineTool({
     deltaY: scrollLines('deltaY', 'Positive reveals content below, negative above.').describe('Lines to scroll: positive reveals content below, negative content above.'),
     deltaX: scrollLines('deltaX').optional().describe('Lines to scroll sideways: positive reveals content to the right. Default 0.'),
     inline: inlineParam(),
+    ...actingShape,
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) =>
-    renderCallResult(await engine.act({ tool: 'scroll_and_traverse', pid: args.pid, steps: [scrollStep(args)] }, context)),
+    renderCallResult(await engine.act({ tool: 'scroll_and_traverse', pid: args.pid, ...actingFields(args), steps: [scrollStep(args)] }, context)),
 });

@@ -18,7 +18,7 @@ export const setConfig = defineTool({
   profiles: ['reference', 'driver'],
   title: 'Change Tandem settings',
   description:
-    'Changes Tandem\'s settings and saves them in the person\'s config file, from the next call on, for every client: e.g. {"settings":{"inline_image_max_side":800}}. ' +
+    'Changes Tandem\'s settings in the person\'s config file, from the next call on, for every client: e.g. {"settings":{"inline_image_max_side":800}}. ' +
     'One bad value changes nothing. These are the person\'s settings: change them when they ask.',
   // Writes a file of settings, touches no app: never guarded.
   type: 'settings',

@@ -1,5 +1,5 @@
 import { defineTool } from '../defineTool.js';
-import { flag, pidParam, toolInput, inlineParam } from '../params.js';
+import { flag, pidParam, toolInput, inlineParam, actingFields, actingShape } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { requiredElementQuery } from '../stepInput.js';
@@ -18,13 +18,14 @@ export const setSelectedAndTraverse = defineTool({
     ...elementTargetShape,
     selected: flag('selected').default(true).describe('true (default) selects, false deselects.'),
     inline: inlineParam(),
+    ...actingShape,
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {
     const query = requiredElementQuery(args, 'set_selected_and_traverse');
     return renderCallResult(
       await engine.act(
-        { tool: 'set_selected_and_traverse', pid: args.pid, steps: [{ kind: 'set-selected', query, selected: args.selected }] },
+        { tool: 'set_selected_and_traverse', pid: args.pid, ...actingFields(args), steps: [{ kind: 'set-selected', query, selected: args.selected }] },
         context,
       ),
     );

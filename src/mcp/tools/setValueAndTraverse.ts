@@ -1,6 +1,6 @@
 import { LIMITS } from '../../core/limits.js';
 import { defineTool } from '../defineTool.js';
-import { anyText, pidParam, toolInput, inlineParam, ifRevisionParam } from '../params.js';
+import { anyText, pidParam, toolInput, inlineParam, actingFields, actingShape } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { requiredElementQuery } from '../stepInput.js';
@@ -19,13 +19,13 @@ export const setValueAndTraverse = defineTool({
     ...elementTargetShape,
     value: anyText('value', '', LIMITS.valueChars).describe('The new value (replaces the current one; "" clears the field).'),
     inline: inlineParam(),
-    if_revision: ifRevisionParam(),
+    ...actingShape,
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) => {
     const query = requiredElementQuery(args, 'set_value_and_traverse');
     return renderCallResult(
-      await engine.act({ tool: 'set_value_and_traverse', pid: args.pid, ifRevision: args.if_revision, steps: [{ kind: 'set-value', query, value: args.value }] }, context),
+      await engine.act({ tool: 'set_value_and_traverse', pid: args.pid, ...actingFields(args), steps: [{ kind: 'set-value', query, value: args.value }] }, context),
     );
   },
 });

@@ -1,6 +1,6 @@
 import { LIMITS } from '../../core/limits.js';
 import { defineTool } from '../defineTool.js';
-import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput, inlineParam, ifRevisionParam } from '../params.js';
+import { KEY_DESCRIPTION, MODIFIERS_DESCRIPTION, nameList, nonEmptyText, pidParam, toolInput, inlineParam, actingFields, actingShape } from '../params.js';
 import { callResultOutput } from '../outputSchemas.js';
 import { renderCallResult } from '../render.js';
 import { followUpSteps, stepsParam } from '../stepInput.js';
@@ -21,9 +21,9 @@ export const typeAndTraverse = defineTool({
     pressKeyModifiers: nameList('pressKeyModifiers', '["command"]').optional().describe(MODIFIERS_DESCRIPTION),
     steps: stepsParam,
     inline: inlineParam(),
-    if_revision: ifRevisionParam(),
+    ...actingShape,
   }),
   outputSchema: callResultOutput,
   handle: async (engine, args, context) =>
-    renderCallResult(await engine.act({ tool: 'type_and_traverse', pid: args.pid, ifRevision: args.if_revision, steps: followUpSteps(args) }, context)),
+    renderCallResult(await engine.act({ tool: 'type_and_traverse', pid: args.pid, ...actingFields(args), steps: followUpSteps(args) }, context)),
 });

@@ -53,6 +53,11 @@ export function FeedCard({ call }: { call: FeedCall }) {
         {call.app && <span className="muted">in {call.app}</span>}
         <span className="spacer" />
         {call.revision !== undefined && <span className="badge badge-revision" title="The app's revision after this call">rev {call.revision}</span>}
+        {call.background && (
+          <span className="badge badge-background" title="Ran through accessibility alone: your keyboard, pointer and front window stayed yours">
+            background
+          </span>
+        )}
         {call.handoff && <span className="badge badge-handoff">→ {call.handoff.app}</span>}
         {call.watchdogFired && call.state !== 'watchdog' && <span className="badge badge-watchdog">watchdog</span>}
         <span className={`badge badge-state-${call.state}`}>{STATE_TEXT[call.state]}</span>

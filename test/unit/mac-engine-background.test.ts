@@ -1,0 +1,78 @@
+// The engine over the macOS desktop and its fake binding: a background call presses a button
+// with AXPress, sets a field's AXValue and inserts text as AXSelectedText, while the person's app
+// keeps the front — no activation (AXFrontmost, AXRaise, activateWithOptions:), no event posted,
+// no event tap enabled.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { MacDesktop } from '../../src/backends/macos/macDesktop.js';
+import { DEFAULT_TAP_GUARD_OPTIONS } from '../../src/backends/macos/cgEventTapGuard.js';
+import { ArtifactStore } from '../../src/core/artifacts/artifacts.js';
+import { Engine } from '../../src/core/engine.js';
+import { FakeMacNative } from './mac-fake-native.js';
+import { FakeTapWorker } from './mac-fake-tap-worker.js';
+import { describeStepsDone } from '../../src/mcp/renderSteps.js';
+
+const TARGET = 42;
+const PERSON = 77;
+
+test('should act in the background through AXPress, AXValue and AXSelectedText without activating the app or posting events', async () => {
+  const fake = new FakeMacNative();
+  const window = (title: string, windowId: number, children: object[]) => ({ role: 'AXWindow', title, windowId, position: { x: 0, y: 0 }, size: { width: 400, height: 300 }, children });
+  fake.addApp(TARGET, {
+    role: 'AXApplication',
+    title: 'Form',
+    children: [
+      window('Form', 5, [
+        { role: 'AXTextField', title: 'Name', value: '', settable: ['AXValue', 'AXSelectedText', 'AXSelectedTextRange'], position: { x: 10, y: 10 }, size: { width: 200, height: 24 } },
+        { role: 'AXButton', title: 'Send', actions: ['AXPress'], position: { x: 10, y: 50 }, size: { width: 80, height: 24 } },
+      ]),
+    ],
+  });
+  fake.addApp(PERSON, { role: 'AXApplication', title: 'Notes', children: [window('Notes', 9, [{ role: 'AXTextArea', value: '', focused: true, position: { x: 10, y: 10 }, size: { width: 380, height: 280 } }])] });
+  const onScreen = (id: number, pid: number, owner: string) => ({ kCGWindowNumber: id, kCGWindowOwnerPID: pid, kCGWindowOwnerName: owner, kCGWindowLayer: 0, kCGWindowBounds: { X: 0, Y: 0, Width: 400, Height: 300 }, kCGWindowIsOnscreen: true });
+  fake.windowList = [onScreen(9, PERSON, 'Notes'), onScreen(5, TARGET, 'Form')];
+  fake.focusedPid = PERSON;
+  let activations = 0;
+  const activateWithOptions = fake.objc.msgSend_bool_u64;
+  fake.objc.msgSend_bool_u64 = (...args) => {
+    activations++;
+    return activateWithOptions(...args);
+  };
+  let workers = 0;
+  const desktop = new MacDesktop(fake, {
+    tapGuard: { ...DEFAULT_TAP_GUARD_OPTIONS, heartbeatEveryMs: 20 },
+    spawnTapWorker: (data) => {
+      workers++;
+      return new FakeTapWorker(fake, data);
+    },
+  });
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tandem-mac-background-'));
+  const engine = new Engine(desktop, { artifacts: await ArtifactStore.open({ dir }), describeSteps: describeStepsDone, graceMs: 0, settle: { quietMs: 0, capMs: 0, fallbackMs: 0 } });
+  try {
+    const name = { text: 'Name', role: 'textfield' };
+    const result = await engine.act({
+      tool: 'run_steps',
+      pid: TARGET,
+      background: true,
+      steps: [
+        { kind: 'set-value', query: name, value: 'Ada' },
+        { kind: 'type-text', query: name, text: ' Lovelace', mode: 'auto' },
+        { kind: 'click', target: { query: { text: 'Send', role: 'button' } }, button: 'left', count: 1, modifiers: [] },
+      ],
+    });
+    assert.equal(result.status, 'ok', JSON.stringify(result.error));
+    assert.equal(result.background, true);
+    assert.deepEqual(fake.performed.map((p) => `${p.action} ${p.element.title}`), ['AXPress Send'], 'the click was the button\'s AXPress, and nothing was raised');
+    assert.deepEqual(fake.written.map((w) => w.attribute), ['AXValue', 'AXSelectedText'], 'the value and the insertion, and no AXFrontmost or AXMain');
+    assert.equal(activations, 0, 'activateWithOptions: was never sent');
+    assert.equal(fake.posted.length, 0, 'no CGEvent was posted');
+    assert.equal(workers, 0, 'no event tap was started: nothing of the person\'s was held');
+    assert.equal(fake.focusedPid, PERSON, 'the person\'s app kept the front');
+  } finally {
+    await engine.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
