@@ -116,6 +116,7 @@ export class Engine implements TandemEngine {
       snapshotLimits: { ...DEFAULT_SNAPSHOT_LIMITS, ...this.options.snapshotLimits },
       now: this.options.now ?? Date.now,
       describeSteps: this.options.describeSteps,
+      confirmBefore: settings.confirm_before,
     };
   }
 

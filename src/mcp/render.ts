@@ -13,6 +13,7 @@ import { errorLines } from './errors.js';
 import { nextMoveFor, truncationText } from './nextMove.js';
 import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
 import { describeStepDone, describeStepsDone } from './renderSteps.js';
+import { confirmedOutput, confirmedText } from './renderConfirmed.js';
 
 /** Text changes listed inline; the rest are in the diff file. */
 const MAX_TEXT_CHANGE_LINES = 12;
@@ -45,6 +46,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     ...(result.renumbered ? { renumbered: result.renumbered } : {}),
     restore: { cursor: result.restore.cursor, frontmost: result.restore.frontmost },
     duration_ms: Math.round(result.durationMs),
+    ...confirmedOutput(result),
   };
   if (result.file) output.file = result.file;
   if (result.fileBytes !== undefined) output.file_bytes = result.fileBytes;
@@ -215,6 +217,7 @@ export function summaryLines(result: CallResult): string[] {
   add('app_switch', appSwitchText(result));
   add('launched', launchedText(result));
   add('steps', stepsText(result));
+  for (const confirmation of result.confirmed ?? []) add('confirmed', confirmedText(confirmation));
   for (const entry of result.textEntries ?? []) add('typed_by', textEntryText(entry));
   lines.push(...choiceLines(result));
   if (result.humanInputBlocked > 0) add('human_input_blocked', `${result.humanInputBlocked} key/pointer events from the person were held back`);

@@ -11,6 +11,7 @@ export function settingSchema(name: SettingName): z.ZodType {
   const error = (issue: { input?: unknown }): string => settingComplaint(name, issue.input);
   if (spec.kind === 'number') return z.number({ error }).int({ error }).min(spec.min, { error }).max(spec.max, { error });
   if (spec.kind === 'flag') return z.boolean({ error });
+  if (spec.kind === 'list') return z.array(z.string({ error }).trim().min(1, { error }).max(spec.maxChars, { error }), { error }).max(spec.maxEntries, { error });
   return z.enum(spec.choices as unknown as [string, ...string[]], { error });
 }
 
