@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { FeedStore } from '../../src/main/feedStore.js';
+import { SettingsStore } from '../../src/core/settings.js';
 import type { FeedCall } from '../../src/shared/types.js';
 import { engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { ScriptedDesktop } from '../support/scriptedDesktop.js';
@@ -79,7 +80,8 @@ describe('live feed view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium
 
   before(async () => {
     browser = await launchBrowser();
-    fixture = await engineFixture(tasksDesktop(), { watchdogMs: 300 });
+    // "Buy milk" is on the default confirm_before list: these cards are about other things.
+    fixture = await engineFixture(tasksDesktop(), { watchdogMs: 300, settings: new SettingsStore({ env: { TANDEM_CONFIRM_BEFORE: ',' } }) });
     const feed = new FeedStore(fixture.engine);
     const { engine, desktop } = fixture;
     const claude = { clientId: 'Claude Desktop #1' };
@@ -184,5 +186,35 @@ describe('live feed view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium
     await card.locator('button', { hasText: 'Show file' }).click();
     await card.locator('[data-failure]', { hasText: 'The file could not be shown: no file manager is installed' }).waitFor({ timeout: 5000 });
     assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /Error invoking remote method/);
+  });
+});
+
+describe('live feed: the person\'s word before a press', { skip: !chromiumAvailable() && 'no /usr/bin/chromium' }, () => {
+  it('should show that the person was asked before pressing "Buy milk", and that they refused with Esc', async () => {
+    const browser = await launchBrowser();
+    const fixture = await engineFixture(tasksDesktop());
+    try {
+      const feed = new FeedStore(fixture.engine);
+      const waiting: FeedCall[] = [];
+      fixture.engine.on('confirm-asked', () => {
+        // While the question is up, the card already says so.
+        waiting.push(structuredClone(feed.list().at(-1)!));
+        setTimeout(() => fixture.desktop.human.pressEscape(), 1);
+      });
+      const result = await fixture.engine.act({ tool: 'click_and_traverse', pid: TASKS, steps: [{ kind: 'click', target: { query: { text: 'Buy milk' } }, button: 'left', count: 1, modifiers: [] }] });
+      assert.equal(result.error?.code, 'declined');
+      assert.deepEqual(waiting[0]?.decisions, [{ step: 0, element: 'Buy milk', answer: 'waiting' }]);
+      const cards = feed.list();
+      assert.deepEqual(cards.at(-1)?.decisions, [{ step: 0, element: 'Buy milk', answer: 'esc' }]);
+
+      const view = await openView(browser, 'feed', { listFeed: cards, getState: { paused: false, status: 'idle', current: null, platform: 'linux', version: '0.1.0' } }, { width: 820, height: 600 });
+      const decision = view.page.locator('.card .decision');
+      await decision.first().waitFor();
+      assert.equal(await decision.getAttribute('data-decision'), 'esc');
+      assert.equal(await decision.textContent(), 'Asked you before pressing “Buy milk”: you refused it (Esc): nothing was pressed');
+    } finally {
+      await browser.close();
+      await fixture.cleanup();
+    }
   });
 });

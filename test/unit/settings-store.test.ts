@@ -31,7 +31,7 @@ describe('settings: one validated source, a private file', () => {
     const report = store.report();
     assert.equal(report.file, file);
     assert.equal(report.fileError, undefined);
-    assert.deepEqual(Object.values(report.settings).map((s) => s.source), Array(9).fill('default'));
+    assert.deepEqual(Object.values(report.settings).map((s) => s.source), Array(10).fill('default'));
     assert.ok(report.settings.settle_max_ms.value as number >= 1_000, 'an action waits at least a second for its app to settle');
     assert.equal(report.settings.watchdog_ms.value, 30_000);
     assert.equal(report.settings.inline_image_max_side.value, 1_280);
