@@ -11,6 +11,13 @@ import type { ElementNode } from '../../src/core/model.js';
 import { ScriptedDesktop } from '../support/scriptedDesktop.js';
 import { act, clickAt, clickOn, engineFixture, FINDER, START_CURSOR, type EngineFixture } from '../support/engineFixtures.js';
 import { renderCallResult } from '../../src/mcp/render.js';
+import { CallRecord } from '../../src/core/call/callRecord.js';
+import { CallState, type TransactionOptions } from '../../src/core/call/callState.js';
+import { confirmBeforePress } from '../../src/core/call/confirmPress.js';
+import { GuardPolicy } from '../../src/core/guard.js';
+import { createProgress } from '../../src/core/progress.js';
+import { SnapshotCache } from '../../src/core/tree/elementIndex.js';
+import { DEFAULT_SNAPSHOT_LIMITS } from '../../src/core/engine.js';
 
 const MAIL = 400;
 
@@ -167,4 +174,43 @@ describe('confirm_before: the person answers', () => {
     assert.equal(result.status, 'ok');
     assert.deepEqual(pressed, ['Delete']);
   });
+});
+
+describe('confirm_before: a call that holds no guard (background)', () => {
+  async function stateWithoutGuard(pressed: string[]) {
+    const desktop = mailDesktop(pressed);
+    const events: string[] = [];
+    const record = new CallRecord(1, 'press', undefined, {
+      emit: (event, payload) => {
+        if (event !== 'log') events.push(event === 'guard-released' ? `${event} ${(payload as { reason: string }).reason}` : event);
+      },
+      now: Date.now,
+      artifacts: async () => assert.fail('no files here'),
+    });
+    const options = { watchdogMs: 5_000, graceMs: 0, settle: {} as TransactionOptions['settle'], snapshotLimits: DEFAULT_SNAPSHOT_LIMITS, now: Date.now, describeSteps: () => '', confirmBefore: DEFAULT_CONFIRM_BEFORE };
+    const state = new CallState({ desktop, guard: new GuardPolicy(desktop, 5_000), snapshots: new SnapshotCache(), options }, { record }, { tool: 'press', pid: MAIL, steps: [] });
+    state.progress = createProgress({ timeoutMs: 5_000 });
+    state.appName = 'Mail';
+    const element = { index: 1, parentIndex: 0, depth: 1, role: 'PushButton', text: 'Delete', bounds: null, visible: true, enabled: true, focused: false, actionable: true } as ElementNode;
+    return { desktop, events, state, element };
+  }
+
+  for (const [key, allowed] of [['Enter', true], ['Esc', false]] as const) {
+    it(`should hold the person's input just for the question and give it back after their ${key}`, async () => {
+      const { desktop, events, state, element } = await stateWithoutGuard([]);
+      const asking = confirmBeforePress(state, 0, element);
+      while (!events.includes('confirm-asked')) await new Promise((resolve) => setTimeout(resolve, 2));
+      assert.equal(desktop.guardEngaged, true, 'the guard holds while the question is up');
+      if (allowed) {
+        desktop.human.pressEnter();
+        await asking;
+      } else {
+        desktop.human.pressEscape();
+        await assert.rejects(asking, (error: Error & { code?: string }) => error.code === 'declined');
+      }
+      assert.equal(desktop.guardEngaged, false, 'given back after the answer');
+      assert.deepEqual(events, ['guard-engaged', 'confirm-asked', 'confirm-answered', `guard-released ${allowed ? 'done' : 'error'}`]);
+      assert.deepEqual(state.confirmations, [{ step: 0, element: '[PushButton] "Delete"', allowed, by: allowed ? 'enter' : 'esc' }]);
+    });
+  }
 });

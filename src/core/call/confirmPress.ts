@@ -28,11 +28,13 @@ export async function confirmBeforePress(state: CallState, stepIndex: number, el
   const label = formatElementLabel(element);
   const own = state.session && !state.session.released ? null : await engageForQuestion(state);
   const session = own ?? state.session!;
+  // Waiting before announcing: an Enter the instant the question shows must answer it.
+  const asking = state.step(session.askPerson());
   state.record.emit('confirm-asked', { callId: state.callId, step: stepIndex, element: element.text, role: element.role, app: state.appName });
   state.log(`waiting for the person's Enter or Esc before pressing ${label}`);
   let answer: PersonAnswer;
   try {
-    answer = await state.step(session.askPerson());
+    answer = await asking;
   } catch (error) {
     if (!isTandemError(error, 'declined')) {
       if (own) await own.release('error');
