@@ -29,7 +29,8 @@ const DRIVER_WORKFLOW = `How to work:
 const DIALOGS_AND_SETTLING = `Dialogs and answers:
 - A dialog of the app you act on (Save As, Open, a question) is part of that app: it shows up in the answer's diff as added elements under a [Dialog] or [FileChooser] line, with the same pid, not as app_switch. Act on it with the same pid; when it closes, the diff shows it removed.
 - To set a file name in a save dialog: the name field holds a proposed name, often partly selected. Press ctrl+a in it first, then type the name (or a full path), then click the dialog's Save button: after a typed path, Return may only close the completion list.
-- An answer is taken once the app has settled (its tree quiet, its window done painting). settled: no means it was still changing when the wait ran out: refresh before relying on what you read. An app that answers only after a pause may need the person's settle_quiet_ms raised.`;
+- An answer is taken once the app has settled (its tree quiet, its window done painting). settled: no means it was still changing when the wait ran out: refresh before relying on what you read. An app that answers only after a pause may need the person's settle_quiet_ms raised.
+- A press on an element the person listed in confirm_before (Send, Pay, Delete…) waits for their Enter; error declined means they refused and nothing was pressed: ask them, never reach it another way.`;
 
 const CONFIG_LINE = `Settings: get_config shows them (the watchdog, inline answers and their image size, artifact retention, the tool profile) and where each comes from; set_config changes them for the person, from the next call on: change them when the person asks.`;
 
