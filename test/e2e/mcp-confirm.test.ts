@@ -114,6 +114,17 @@ describe('confirm_before with a person at the keyboard', { timeout: 240_000 }, (
     await eventually(() => (deleted() === 2 ? true : undefined), 5_000, 'the second press');
   });
 
+  test("should ask before an accessibility press of Delete too (element_action): the person's Esc leaves it unpressed", async () => {
+    const before = deleted();
+    const call = server.call('element_action', { pid: fixture.pid, element: 'Delete', role: 'PushButton' });
+    await questionUp();
+    await human.pressKey('escape');
+    const result = await call;
+    assert.match(result.text, /^error: declined: /m);
+    await delay(500);
+    assert.equal(deleted(), before, "the app's log shows no press");
+  });
+
   test('should refuse set_config of confirm_before and keep the list', async () => {
     const refused = await server.call('set_config', { settings: { confirm_before: [] } });
     assert.equal(refused.isError, true, refused.text);
