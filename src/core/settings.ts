@@ -54,11 +54,11 @@ interface ListSetting {
 }
 
 /**
- * personOnly: the setting guards the person against the agent (confirm_before), so set_config
- * refuses it; only the config file (by hand) or the environment change it.
+ * One setting: its default, its bounds, the environment variable that overrides it, and what it
+ * does. personOnly: the setting guards the person against the agent (confirm_before), so
+ * set_config refuses it; only the config file (by hand) or the environment change it.
  */
 export type SettingSpec = (NumberSetting | FlagSetting | ChoiceSetting | ListSetting) & { env: string; about: string; personOnly?: true };
-
 
 /**
  * Every setting. The watchdog's ceiling is the product's promise ("a 30 s watchdog always gives
