@@ -55,6 +55,12 @@ export interface ElementActionRequest {
 export interface GuardListener {
   /** Plain Esc (no modifiers) pressed on a human device. */
   onEscape(): void;
+  /**
+   * Plain Return or keypad Enter (no modifiers) pressed on a human device: the person's yes to
+   * a question the overlay asks. Never called for synthetic input. Without it, Enter counts as
+   * other human input.
+   */
+  onEnter?(): void;
   /** Any other human key/pointer event that the guard swallowed. */
   onHumanInput(kind: 'key' | 'pointer'): void;
   /**

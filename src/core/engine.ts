@@ -21,7 +21,8 @@ import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
 import type { CallResult } from './call/result.js';
 import { explainMissingApp, readabilityCheck } from './apps/readability.js';
-import { settle, settleFromSettings, type SettleOptions } from './call/settle.js';
+import { settle, type SettleOptions } from './call/settle.js';
+import { callOptions } from './call/callOptions.js';
 import { runTransaction, type TransactionDeps, type TransactionOptions } from './call/callLifecycle.js';
 import { INSPECTION, checkZoomRegion, inspect, zoomRead } from './call/inspection.js';
 import { KILL_TOOL, LAUNCH_TOOL, recordedKill, recordedLaunch, type KillAppResult, type LaunchAppResult } from './apps/lifecycleCalls.js';
@@ -110,16 +111,7 @@ export class Engine implements TandemEngine {
 
   /** The call-time options: the settings as they are now (a set_config applies to the next call). */
   private get transactionOptions(): TransactionOptions {
-    const settings = this.settings.current();
-    return {
-      watchdogMs: this.options.watchdogMs ?? settings.watchdog_ms,
-      graceMs: this.options.graceMs ?? settings.grace_ms,
-      settle: { ...settleFromSettings(settings), ...this.options.settle },
-      snapshotLimits: { ...DEFAULT_SNAPSHOT_LIMITS, ...this.options.snapshotLimits },
-      now: this.options.now ?? Date.now,
-      describeSteps: this.options.describeSteps,
-      backgroundDefault: settings.background_default,
-    };
+    return callOptions(this.settings.current(), this.options, DEFAULT_SNAPSHOT_LIMITS);
   }
 
   /** What a call needs of the engine, with the options as they are now. */

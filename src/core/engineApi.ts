@@ -87,6 +87,25 @@ export interface InputProgressEvent {
   total: number;
 }
 
+/** A press waits for the person's Enter or Esc (confirm_before): the overlay asks, the feed shows it. */
+export interface ConfirmAskedEvent {
+  callId: number;
+  /** The step about to press (0-based). */
+  step: number;
+  /** The element's name and role, as the tree gives them. */
+  element: string;
+  role: string;
+  app: string;
+}
+
+export interface ConfirmAnsweredEvent {
+  callId: number;
+  step: number;
+  element: string;
+  allowed: boolean;
+  by: 'enter' | 'esc' | 'watchdog';
+}
+
 export interface CallFinishedEvent {
   callId: number;
   clientId?: string;
@@ -99,6 +118,8 @@ export interface EngineEventMap {
   'guard-released': GuardReleasedEvent;
   step: StepEvent;
   'input-progress': InputProgressEvent;
+  'confirm-asked': ConfirmAskedEvent;
+  'confirm-answered': ConfirmAnsweredEvent;
   'call-finished': CallFinishedEvent;
   log: { callId?: number; message: string };
 }

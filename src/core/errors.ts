@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'timeout' // a deadline passed
   | 'cancelled' // the human pressed Esc (or the client went away)
   | 'watchdog' // the guard watchdog fired and gave control back
+  | 'declined' // the person refused a confirm_before press (Esc), or did not answer before the watchdog: nothing was pressed
   | 'paused' // the person paused agent control in the app
   | 'changed' // if_revision: the app's tree is not that revision's any more; nothing was done (details: revision now, diff lines)
   | 'busy' // reserved: the queue refused (not used while queueing is unbounded)

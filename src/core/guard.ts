@@ -24,6 +24,9 @@ export interface GuardHooks {
   log(message: string): void;
 }
 
+/** How the person answered a question asked while the guard held their input. */
+export type PersonAnswer = 'enter' | 'esc' | 'watchdog';
+
 /** One engagement of the guard: aborts its signal on Esc or when the watchdog fires. */
 export class GuardSession {
   /** Human key/pointer events swallowed while engaged (Esc not counted). */
@@ -43,6 +46,8 @@ export class GuardSession {
   /** Epoch ms at which the watchdog fires. */
   private watchdogDeadline = Number.POSITIVE_INFINITY;
   private markReleased!: () => void;
+  /** The question waiting for the person's Enter or Esc (askPerson), if any. */
+  private question: ((answer: PersonAnswer) => void) | null = null;
   /** Resolves once the guard is down, whoever released it. */
   readonly whenReleased = new Promise<void>((resolve) => (this.markReleased = resolve));
 
@@ -90,12 +95,45 @@ export class GuardSession {
     return Math.max(0, this.watchdogDeadline - Date.now());
   }
 
+  /**
+   * Waits for the person's word: their plain Enter ('enter') or Esc ('esc') on a real device —
+   * the guard holds their input, so no synthetic key can answer — or the watchdog ('watchdog'),
+   * which then aborts the signal as a refusal ('declined'), not as a slow action. An Esc that
+   * answers is not a cancel: the signal stays as it was, and it is no late Esc for the next
+   * call. Rejects with the signal's reason if the guard goes (lost, released) meanwhile.
+   */
+  askPerson(): Promise<PersonAnswer> {
+    if (this.released || this.controller.signal.aborted) return Promise.reject(abortReason(this.controller.signal));
+    if (this.question) return Promise.reject(new TandemError('internal', 'A question is already waiting for the person.'));
+    return new Promise<PersonAnswer>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.question = null;
+        reject(abortReason(this.controller.signal));
+      };
+      this.controller.signal.addEventListener('abort', onAbort, { once: true });
+      this.question = (answer) => {
+        this.question = null;
+        this.controller.signal.removeEventListener('abort', onAbort);
+        resolve(answer);
+      };
+    });
+  }
+
   private fireWatchdog(): void {
     if (this.released || this.controller.signal.aborted) return;
     clearTimeout(this.watchdog);
     this.watchdogFired = true;
     const seconds = Math.round(this.watchdogMs / 100) / 10;
     this.hooks.log(`watchdog: ${seconds} s passed, giving the keyboard and mouse back`);
+    const asking = this.question;
+    if (asking) {
+      asking('watchdog');
+      this.controller.abort(
+        new TandemError('declined', `The person did not answer within the ${seconds} s watchdog, so nothing was pressed and Tandem gave the keyboard and mouse back.`, { reason: 'watchdog' }),
+      );
+      void this.release('error');
+      return;
+    }
     this.controller.abort(
       new TandemError('watchdog', `The ${seconds} s watchdog fired: the action took too long, so Tandem gave the keyboard and mouse back and stopped.`),
     );
@@ -106,6 +144,11 @@ export class GuardSession {
   /** @internal the backend listener */
   escape(): void {
     if (this.released || this.controller.signal.aborted) return;
+    if (this.question) {
+      this.hooks.log('Esc pressed: the person refused');
+      this.question('esc');
+      return;
+    }
     this.escapePressed = true;
     this.hooks.log('Esc pressed: cancelling');
     this.controller.abort(new TandemError('cancelled', 'Cancelled: the person pressed Esc.', { by: 'person' }));
@@ -137,6 +180,17 @@ export class GuardSession {
     if (this.released) return;
     this.inputLeakedCount++;
     this.hooks.log("the input guard stopped holding for a moment and holds again: the person's input in that gap went through");
+  }
+
+  /** @internal the backend listener: plain Enter answers a question; otherwise it is input like any other. */
+  enter(): void {
+    if (this.released) return;
+    if (!this.question) {
+      this.humanInput();
+      return;
+    }
+    this.hooks.log('Enter pressed: the person allowed it');
+    this.question('enter');
   }
 
   /** @internal the backend listener */
@@ -232,7 +286,7 @@ export class GuardPolicy {
     session.startWatchdog(watchdogMs ?? (typeof this.watchdogMs === 'function' ? this.watchdogMs() : this.watchdogMs));
     const engageSignal = AbortSignal.any([progress.signal, session.signal]);
     const engaging = this.desktop.engageGuard(
-      { onEscape: () => session.escape(), onHumanInput: () => session.humanInput(), onLost: (reason, kind) => session.lost(reason, kind), onInputLeaked: () => session.inputLeaked() },
+      { onEscape: () => session.escape(), onEnter: () => session.enter(), onHumanInput: () => session.humanInput(), onLost: (reason, kind) => session.lost(reason, kind), onInputLeaked: () => session.inputLeaked() },
       { signal: engageSignal, deadline: progress.deadline, log: progress.log },
     );
     let backend: EngagedGuard;

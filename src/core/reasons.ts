@@ -57,11 +57,14 @@ export interface ReasonsByCode {
     | 'refused'
     /** A step of a background call needs real input (keys, the pointer): nothing was done. */
     | 'background-needs-input';
-  permission: 'artifacts-dir' | 'accessibility-off' | 'screen-recording-off' | 'config-dir' | 'symlink' | 'foreign';
+  /** person-only: a setting only the person may change (confirm_before). */
+  permission: 'artifacts-dir' | 'accessibility-off' | 'screen-recording-off' | 'config-dir' | 'symlink' | 'foreign' | 'person-only';
   timeout: 'open-no-app' | 'open-no-tree';
   /** details.by: who cancelled (the case of a cancellation is who asked for it). */
   cancelled: 'person' | 'caller';
   watchdog: never;
+  /** Who answered the question before a confirm_before press: the person's Esc, or the watchdog while they said nothing. */
+  declined: 'esc' | 'watchdog';
   paused: never;
   busy: never;
   internal: never;

@@ -25,6 +25,7 @@ import path from 'node:path';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_CALLS } from './artifacts/artifacts.js';
 import { TandemError } from './errors.js';
 import { DEFAULT_WATCHDOG_MS, MAX_GRACE_MS } from './guard.js';
+import { DEFAULT_CONFIRM_BEFORE, MAX_CONFIRM_ENTRIES, MAX_CONFIRM_ENTRY_CHARS } from './confirm/confirmMatch.js';
 
 export const TOOL_PROFILES = ['reference', 'driver', 'all'] as const;
 export type ToolProfile = (typeof TOOL_PROFILES)[number];
@@ -45,9 +46,19 @@ interface ChoiceSetting {
   kind: 'choice';
   choices: readonly string[];
 }
+/** A list of short strings; from the environment, comma-separated. */
+interface ListSetting {
+  kind: 'list';
+  maxEntries: number;
+  maxChars: number;
+}
 
-/** One setting: its default, its bounds, the environment variable that overrides it, and what it does. */
-export type SettingSpec = (NumberSetting | FlagSetting | ChoiceSetting) & { env: string; about: string };
+/**
+ * One setting: its default, its bounds, the environment variable that overrides it, and what it
+ * does. personOnly: the setting guards the person against the agent (confirm_before), so
+ * set_config refuses it; only the config file (by hand) or the environment change it.
+ */
+export type SettingSpec = (NumberSetting | FlagSetting | ChoiceSetting | ListSetting) & { env: string; about: string; personOnly?: true };
 
 /**
  * Every setting. The watchdog's ceiling is the product's promise ("a 30 s watchdog always gives
@@ -66,6 +77,14 @@ export const SETTING_SPECS = {
   inline_image_max_side: { kind: 'number', min: 256, max: 4_096, unit: 'px', env: 'TANDEM_INLINE_MAX_SIDE', about: 'longest side of an inline screenshot (scaled down to fit)' },
   background_default: { kind: 'flag', env: 'TANDEM_BACKGROUND_DEFAULT', about: 'calls that do not say run in the background where every step allows it' },
   tools: { kind: 'choice', choices: TOOL_PROFILES, env: 'TANDEM_TOOLS', about: 'the tool profile a new MCP session offers when `tandem mcp` gets no --tools' },
+  confirm_before: {
+    kind: 'list',
+    maxEntries: MAX_CONFIRM_ENTRIES,
+    maxChars: MAX_CONFIRM_ENTRY_CHARS,
+    env: 'TANDEM_CONFIRM_BEFORE',
+    about: 'names of elements whose press waits for the person\'s Enter (Esc refuses it): a name matches an entry that it equals or starts with before a non-letter, case-insensitive; * matches any text; an empty list asks nothing. Only the person changes it',
+    personOnly: true,
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTING_SPECS;
@@ -82,6 +101,7 @@ export interface Settings {
   inline_image_max_side: number;
   background_default: boolean;
   tools: ToolProfile;
+  confirm_before: string[];
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -97,6 +117,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   background_default: false,
   // One family of tools an agent cannot choose wrongly from, at the smallest cost per turn (issue 19).
   tools: 'driver',
+  confirm_before: [...DEFAULT_CONFIRM_BEFORE],
 });
 
 /** What the allowed values of a setting are, in words (every complaint says it). */
@@ -104,6 +125,7 @@ export function allowedValues(name: SettingName): string {
   const spec: SettingSpec = SETTING_SPECS[name];
   if (spec.kind === 'number') return `a whole number from ${thousands(spec.min)} to ${thousands(spec.max)} (${spec.unit})`;
   if (spec.kind === 'flag') return 'true or false';
+  if (spec.kind === 'list') return `a list of at most ${spec.maxEntries} names or patterns, each 1 to ${spec.maxChars} characters`;
   return spec.choices.map((choice) => `"${choice}"`).join(', ');
 }
 
@@ -122,6 +144,9 @@ export function isAllowedValue(name: SettingName, value: unknown): boolean {
   const spec: SettingSpec = SETTING_SPECS[name];
   if (spec.kind === 'number') return typeof value === 'number' && Number.isInteger(value) && value >= spec.min && value <= spec.max;
   if (spec.kind === 'flag') return typeof value === 'boolean';
+  if (spec.kind === 'list') {
+    return Array.isArray(value) && value.length <= spec.maxEntries && value.every((entry) => typeof entry === 'string' && entry.trim().length > 0 && entry.length <= spec.maxChars);
+  }
   return typeof value === 'string' && spec.choices.includes(value);
 }
 
@@ -168,15 +193,32 @@ export interface ConfigReport {
   settings: Record<SettingName, EffectiveSetting>;
 }
 
+/**
+ * The refusal of a change to a setting only the person may make (it guards them against the
+ * agent): where they can make it themselves. Nothing else of the same change is applied.
+ */
+export function personOnlyError(names: readonly SettingName[], file: string | undefined): TandemError {
+  const where = names.map((name) => SETTING_SPECS[name].env).join(', ');
+  const inFile = file ? `in the config file ${file}` : 'in the config file';
+  return new TandemError(
+    'permission',
+    `${names.join(', ')} can be changed only by the person, ${inFile} or the environment variable ${where} — not through a tool call. Nothing was changed.`,
+    { reason: 'person-only', settings: [...names], ...(file ? { file } : {}) },
+  );
+}
+
 /** Reads a setting from its environment variable; a bad value is a clear error naming the variable. */
 function fromEnv(name: SettingName, raw: string): Settings[SettingName] {
   const spec: SettingSpec = SETTING_SPECS[name];
   const text = raw.trim().toLowerCase();
   let value: unknown = text;
+  // Names keep their case (the matching ignores it); "Send, Pay" is two entries.
+  if (spec.kind === 'list') value = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
   if (spec.kind === 'number') value = /^-?\d+$/.test(text) ? Number(text) : raw;
   if (spec.kind === 'flag') value = ['on', '1', 'true', 'yes'].includes(text) ? true : ['off', '0', 'false', 'no'].includes(text) ? false : raw;
   if (isAllowedValue(name, value)) return value as Settings[SettingName];
-  const expected = spec.kind === 'flag' ? 'on or off' : spec.kind === 'number' ? `a whole number from ${spec.min} to ${spec.max}` : spec.choices.join(', ');
+  const expected =
+    spec.kind === 'flag' ? 'on or off' : spec.kind === 'number' ? `a whole number from ${spec.min} to ${spec.max}` : spec.kind === 'list' ? `comma-separated names (${allowedValues(name)})` : spec.choices.join(', ');
   throw new TandemError('bad-input', `${spec.env}=${raw} is not valid: set it to ${expected}, or unset it.`, { variable: spec.env, value: raw.slice(0, 80) });
 }
 
@@ -257,6 +299,8 @@ export class SettingsStore {
     if (!Object.values(wanted).some((value) => value !== undefined)) {
       throw new TandemError('bad-input', `No setting to change was sent (settings: ${SETTING_NAMES.join(', ')}).`, { reason: 'no-settings', settings: [...SETTING_NAMES] });
     }
+    const personOnly = SETTING_NAMES.filter((name) => wanted[name] !== undefined && (SETTING_SPECS[name] as SettingSpec).personOnly);
+    if (personOnly.length) throw personOnlyError(personOnly, this.file);
     const apply = (base: Partial<Settings>): Partial<Settings> => {
       const next: Record<string, unknown> = { ...base };
       for (const [name, value] of Object.entries(wanted)) {

@@ -5,7 +5,7 @@
 import { INSPECTION } from '../core/engine.js';
 import type { EngineEventMap, TandemEngine } from '../core/engineApi.js';
 import type { CallResult } from '../core/call/result.js';
-import type { FeedCall } from '../shared/types.js';
+import type { FeedCall, FeedDecision } from '../shared/types.js';
 import { describeStepDone } from '../mcp/renderSteps.js';
 
 export const DEFAULT_FEED_LIMIT = 100;
@@ -71,6 +71,8 @@ export class FeedStore {
     this.unsubscribe = [
       engine.on('call-started', (event) => this.started(event)),
       engine.on('step', (event) => this.step(event)),
+      engine.on('confirm-asked', (event) => this.decided(event.callId, { step: event.step, element: event.element, answer: 'waiting' })),
+      engine.on('confirm-answered', (event) => this.decided(event.callId, { step: event.step, element: event.element, answer: event.by })),
       engine.on('call-finished', (event) => this.finished(event)),
     ];
   }
@@ -117,6 +119,14 @@ export class FeedStore {
   private step(event: EngineEventMap['step']): void {
     const card = this.cards.get(event.callId);
     if (card) this.put({ ...card, currentStep: event.label });
+  }
+
+  /** The person was asked before a press, or answered: one entry per step, updated in place. */
+  private decided(callId: number, decision: FeedDecision): void {
+    const card = this.cards.get(callId);
+    if (!card) return;
+    const others = (card.decisions ?? []).filter((known) => known.step !== decision.step);
+    this.put({ ...card, decisions: [...others, decision].sort((a, b) => a.step - b.step) });
   }
 
   private finished(event: EngineEventMap['call-finished']): void {

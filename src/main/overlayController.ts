@@ -7,7 +7,7 @@
 
 import type { TandemEngine } from '../core/engineApi.js';
 import { MAX_GRACE_MS } from '../core/guard.js';
-import { overlayText } from '../core/overlay/overlayText.js';
+import { confirmQuestionText, overlayText } from '../core/overlay/overlayText.js';
 import type { ElectronApi, WindowLike } from './electronApi.js';
 import type { OverlayState } from '../shared/types.js';
 import type { RendererPage } from './windows.js';
@@ -27,7 +27,7 @@ export const RELEASE_FALLBACK_MS = MAX_GRACE_MS + 1_000;
 
 export class OverlayController {
   private windows: WindowLike[] = [];
-  private engagedCall: { callId: number; label: string; app: string } | null = null;
+  private engagedCall: { callId: number; label: string; app: string; verb: string; asking?: boolean } | null = null;
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(private readonly options: OverlayOptions) {}
@@ -35,9 +35,14 @@ export class OverlayController {
   /** Follows the engine's guard; call once. */
   attach(engine: TandemEngine): void {
     this.unsubscribe.push(
-      engine.on('guard-engaged', (event) => this.engaged(event.callId, event.label, event.app)),
+      engine.on('guard-engaged', (event) => this.engaged(event.callId, event.label, event.app, event.verb)),
       // Each step says what is being done now ("typing" after "clicking"), as the X11 overlay does.
       engine.on('step', (event) => this.stepped(event.callId, event.verb)),
+      // A confirm_before press: the overlay asks, and says again what is done once the person allowed it.
+      engine.on('confirm-asked', (event) => this.relabel(event.callId, confirmQuestionText(event.element, event.app), true)),
+      engine.on('confirm-answered', (event) => {
+        if (event.allowed && this.engagedCall?.callId === event.callId) this.relabel(event.callId, overlayText(this.engagedCall.verb, this.engagedCall.app), false);
+      }),
       engine.on('guard-released', (event) => this.released(event.callId)),
       engine.on('call-finished', (event) => {
         setTimeout(() => this.released(event.callId), RELEASE_FALLBACK_MS).unref?.();
@@ -68,8 +73,8 @@ export class OverlayController {
     this.destroyWindows();
   }
 
-  private engaged(callId: number, label: string, app: string): void {
-    this.engagedCall = { callId, label, app };
+  private engaged(callId: number, label: string, app: string, verb: string): void {
+    this.engagedCall = { callId, label, app, verb };
     this.safely('show', () => {
       this.ensureWindows();
       this.broadcast();
@@ -79,9 +84,14 @@ export class OverlayController {
 
   private stepped(callId: number, verb: string): void {
     if (this.engagedCall?.callId !== callId) return;
-    const label = overlayText(verb, this.engagedCall.app);
-    if (label === this.engagedCall.label) return;
-    this.engagedCall = { ...this.engagedCall, label };
+    this.engagedCall = { ...this.engagedCall, verb };
+    this.relabel(callId, overlayText(verb, this.engagedCall.app), false);
+  }
+
+  private relabel(callId: number, label: string, asking: boolean): void {
+    if (this.engagedCall?.callId !== callId) return;
+    if (label === this.engagedCall.label && asking === Boolean(this.engagedCall.asking)) return;
+    this.engagedCall = { ...this.engagedCall, label, asking };
     this.safely('update', () => this.broadcast());
   }
 
@@ -95,7 +105,7 @@ export class OverlayController {
   }
 
   private state(): OverlayState {
-    return { visible: this.engagedCall !== null, label: this.engagedCall?.label ?? '' };
+    return { visible: this.engagedCall !== null, label: this.engagedCall?.label ?? '', ...(this.engagedCall?.asking ? { asking: true } : {}) };
   }
 
   private broadcast(): void {

@@ -24,6 +24,7 @@ const GUIDANCE: Record<ErrorCode, string> = {
   timeout: 'The app did not answer in time. Call refresh_traversal {pid} to see its current state before retrying.',
   cancelled: 'The person pressed Esc and took back control. Do not retry on your own: ask them whether and how to continue.',
   watchdog: 'The safety watchdog gave control back to the person because the action ran too long. Check the state with refresh_traversal, then ask before retrying; split long work into shorter calls.',
+  declined: 'Nothing was pressed: the person refused this press when Tandem asked them (it is in their confirm_before list). Do not retry it on your own and do not reach it another way: ask the person what they want, or do something else.',
   paused: 'The person has paused agent control in the Tandem app. Read-only tools (refresh_traversal, list_applications) still work; ask them to resume.',
   changed: 'Nothing was done: the app changed since the revision you sent (the person or the app itself did it; the lines above say what). Check that the action still fits, then send it again with if_revision set to the revision above.',
   busy: 'Another action is running. Wait for it to finish, then call again.',
@@ -110,6 +111,9 @@ const GUIDANCE_BY_REASON: Record<ReasonKey, string | null> = {
   'unsupported/background-needs-input':
     'Send that step without background (it then runs in the foreground, holding the person\'s input for a moment), or reach the element through accessibility in the background: click by element_index, element_action, set_value, set_selected, or type_text with element_index.',
   'cancelled/person': null,
+  'declined/esc': null,
+  'declined/watchdog': 'Nothing was pressed: the person did not answer the question before the watchdog gave their keyboard back. Ask them whether they want it pressed before trying again.',
+  'permission/person-only': 'Only the person can change this setting (it protects them from unasked presses). Tell them where (the message says) if they want it changed; do not try to get around it.',
 };
 
 /** The next move for an error: its case's words when it has its own, else its code's. */

@@ -14,6 +14,7 @@ import { nextMoveFor, truncationText } from './nextMove.js';
 import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
 import { describeStepDone, describeStepsDone } from './renderSteps.js';
 import { revisionLines, structuredRevisions } from './renderRevisions.js';
+import { confirmedOutput, confirmedText } from './renderConfirmed.js';
 
 /** Text changes listed inline; the rest are in the diff file. */
 const MAX_TEXT_CHANGE_LINES = 12;
@@ -48,6 +49,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     ...structuredRevisions(result),
     ...(result.background ? { background: true as const } : {}),
     duration_ms: Math.round(result.durationMs),
+    ...confirmedOutput(result),
   };
   if (result.file) output.file = result.file;
   if (result.fileBytes !== undefined) output.file_bytes = result.fileBytes;
@@ -221,6 +223,7 @@ export function summaryLines(result: CallResult): string[] {
   add('launched', launchedText(result));
   add('steps', stepsText(result));
   if (result.background) add('background', "yes: through accessibility alone; the person kept their keyboard, pointer and front window");
+  for (const confirmation of result.confirmed ?? []) add('confirmed', confirmedText(confirmation));
   for (const entry of result.textEntries ?? []) add('typed_by', textEntryText(entry));
   lines.push(...choiceLines(result));
   if (result.humanInputBlocked > 0) add('human_input_blocked', `${result.humanInputBlocked} key/pointer events from the person were held back`);

@@ -5,10 +5,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SETTING_NAMES, type ConfigReport, type SettingName } from '../core/settings.js';
 
+const settingValue = z.union([z.number(), z.boolean(), z.string(), z.array(z.string())]);
+
 const settingOutput = z.object({
-  value: z.union([z.number(), z.boolean(), z.string()]),
+  value: settingValue,
   source: z.enum(['default', 'file', 'environment']).describe('Where the value comes from: the environment wins over the config file, which wins over the default.'),
-  default: z.union([z.number(), z.boolean(), z.string()]),
+  default: settingValue,
   allowed: z.string(),
   env: z.string().describe('The environment variable that overrides it for one server.'),
 });
@@ -24,6 +26,7 @@ export const configOutput = z.object({
 type ConfigOutput = z.output<typeof configOutput>;
 
 function shown(value: unknown): string {
+  if (Array.isArray(value)) return JSON.stringify(value);
   return typeof value === 'string' ? `"${value}"` : String(value);
 }
 

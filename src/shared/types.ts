@@ -34,9 +34,19 @@ export interface AppStateView {
 export interface OverlayState {
   visible: boolean;
   label: string;
+  /** The overlay asks the person (a confirm_before press): Enter allows, Esc refuses. */
+  asking?: boolean;
 }
 
 export type FeedCallState = 'running' | 'ok' | 'cancelled' | 'watchdog' | 'error';
+
+/** A press the person was asked about (confirm_before): 'waiting' until they answer. */
+export interface FeedDecision {
+  step: number;
+  /** The element's name. */
+  element: string;
+  answer: 'waiting' | 'enter' | 'esc' | 'watchdog';
+}
 
 export interface FeedCall {
   callId: number;
@@ -63,6 +73,8 @@ export interface FeedCall {
   currentStep?: string;
   humanInputBlocked?: number;
   watchdogFired?: boolean;
+  /** Presses the person was asked about, in order, with their answers. */
+  decisions?: FeedDecision[];
   error?: { code: string; message: string };
   /** The app's revision the answer handed out. */
   revision?: number;

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { OverlayState } from '../../src/shared/types.js';
 import { COUNTER, act, clickOn, typeText } from '../support/engineFixtures.js';
+import { SettingsStore } from '../../src/core/settings.js';
 import { startApp, type AppFixture } from './support/appFixture.js';
 import { FakeBrowserWindow } from './support/fakeElectron.js';
 
@@ -96,6 +97,24 @@ describe('guard overlay', () => {
     const result = await app.fixture.engine.act(act(COUNTER, clickOn('Name'), typeText('hi')));
     assert.equal(result.status, 'ok', result.error?.message);
     assert.deepEqual(seen, ['Tandem is clicking in Counter — press Esc to take back control', 'Tandem is typing in Counter — press Esc to take back control']);
+  });
+
+  it('should ask the person before a press on their confirm_before list, then say what it does again once they allowed it', async () => {
+    // "Count" on the person's list: the counter button asks first.
+    app = await startApp({ platform: 'darwin', engineOptions: { settings: new SettingsStore({ env: { TANDEM_CONFIRM_BEFORE: 'Count' } }) } });
+    const [window] = app.windowsOf('overlay');
+    const seen: Array<OverlayState | undefined> = [];
+    app.fixture.engine.on('confirm-asked', () => {
+      seen.push(lastState(window));
+      app!.fixture.desktop.human.pressEnter();
+    });
+    app.fixture.desktop.when('click', () => seen.push(lastState(window)), { once: true });
+    const result = await app.fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.equal(result.status, 'ok', result.error?.message);
+    assert.deepEqual(seen, [
+      { visible: true, label: 'Tandem wants to press "Count: 0" in Counter — Enter to allow, Esc to refuse', asking: true },
+      { visible: true, label: 'Tandem is clicking in Counter — press Esc to take back control' },
+    ]);
   });
 
   it('should leave no overlay when the guard cannot be engaged', async () => {

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { FeedStore } from '../../src/main/feedStore.js';
+import { SettingsStore } from '../../src/core/settings.js';
 import type { FeedCall } from '../../src/shared/types.js';
 import { engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { ScriptedDesktop } from '../support/scriptedDesktop.js';
@@ -79,7 +80,8 @@ describe('live feed view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium
 
   before(async () => {
     browser = await launchBrowser();
-    fixture = await engineFixture(tasksDesktop(), { watchdogMs: 300 });
+    // "Buy milk" is on the default confirm_before list: these cards are about other things.
+    fixture = await engineFixture(tasksDesktop(), { watchdogMs: 300, settings: new SettingsStore({ env: { TANDEM_CONFIRM_BEFORE: ',' } }) });
     const feed = new FeedStore(fixture.engine);
     const { engine, desktop } = fixture;
     const claude = { clientId: 'Claude Desktop #1' };
@@ -208,7 +210,8 @@ describe('live feed view: revisions', { skip: !chromiumAvailable() && 'no /usr/b
 
   before(async () => {
     browser = await launchBrowser();
-    fixture = await engineFixture(tasksDesktop());
+    // "Buy milk" is on the default confirm_before list: these cards are about revisions.
+    fixture = await engineFixture(tasksDesktop(), { settings: new SettingsStore({ env: { TANDEM_CONFIRM_BEFORE: ',' } }) });
     const feed = new FeedStore(fixture.engine);
     const { engine, desktop } = fixture;
     const click = (text: string) => ({ kind: 'click' as const, target: { query: { text } }, button: 'left' as const, count: 1 as const, modifiers: [] });
@@ -246,5 +249,35 @@ describe('live feed view: revisions', { skip: !chromiumAvailable() && 'no /usr/b
     assert.equal(await actedCard.locator('.card-body .diff-line', { hasText: '1 task (edited)' }).count(), 0, "the person's edit is not in the call's own diff");
     assert.equal(await readCard.locator('.revision-notes').count(), 0, 'a read with nothing outside shows no notes');
     await view.screenshot('feed-revisions', { fullPage: true });
+  });
+});
+
+describe('live feed: the person\'s word before a press', { skip: !chromiumAvailable() && 'no /usr/bin/chromium' }, () => {
+  it('should show that the person was asked before pressing "Buy milk", and that they refused with Esc', async () => {
+    const browser = await launchBrowser();
+    const fixture = await engineFixture(tasksDesktop());
+    try {
+      const feed = new FeedStore(fixture.engine);
+      const waiting: FeedCall[] = [];
+      fixture.engine.on('confirm-asked', () => {
+        // While the question is up, the card already says so.
+        waiting.push(structuredClone(feed.list().at(-1)!));
+        setTimeout(() => fixture.desktop.human.pressEscape(), 1);
+      });
+      const result = await fixture.engine.act({ tool: 'click_and_traverse', pid: TASKS, steps: [{ kind: 'click', target: { query: { text: 'Buy milk' } }, button: 'left', count: 1, modifiers: [] }] });
+      assert.equal(result.error?.code, 'declined');
+      assert.deepEqual(waiting[0]?.decisions, [{ step: 0, element: 'Buy milk', answer: 'waiting' }]);
+      const cards = feed.list();
+      assert.deepEqual(cards.at(-1)?.decisions, [{ step: 0, element: 'Buy milk', answer: 'esc' }]);
+
+      const view = await openView(browser, 'feed', { listFeed: cards, getState: { paused: false, status: 'idle', current: null, platform: 'linux', version: '0.1.0' } }, { width: 820, height: 600 });
+      const decision = view.page.locator('.card .decision');
+      await decision.first().waitFor();
+      assert.equal(await decision.getAttribute('data-decision'), 'esc');
+      assert.equal(await decision.textContent(), 'Asked you before pressing “Buy milk”: you refused it (Esc): nothing was pressed');
+    } finally {
+      await browser.close();
+      await fixture.cleanup();
+    }
   });
 });

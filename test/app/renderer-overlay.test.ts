@@ -47,6 +47,20 @@ describe('overlay view', { skip: !chromiumAvailable() && 'no /usr/bin/chromium' 
     assert.equal(await page.locator('.overlay-pill').count(), 0);
   });
 
+  it('should ask the person, larger and as a dialog, while a press waits for their Enter or Esc', async () => {
+    const view = await openView(browser, 'overlay', {}, { width: 1280, height: 720 });
+    const { page } = view;
+    await page.waitForSelector('#root', { state: 'attached' });
+    const question = 'Tandem wants to press "Delete" in Mail — Enter to allow, Esc to refuse';
+    await view.emit('overlay:state', { visible: true, label: question, asking: true });
+    await page.locator('.overlay.asking').waitFor();
+    assert.equal(await page.locator('.overlay-label').textContent(), question);
+    assert.equal(await page.locator('.overlay').getAttribute('role'), 'alertdialog');
+    await view.emit('overlay:state', { visible: true, label: 'Tandem is clicking in Mail — press Esc to take back control' });
+    await page.locator('.overlay:not(.asking)').waitFor();
+    assert.equal(await page.locator('.overlay').getAttribute('role'), 'status');
+  });
+
   it('should be transparent before the bundle has run, in light and dark, so a loading overlay never flashes opaque', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const { page } = await openView(browser, 'overlay', {}, { width: 400, height: 300, colorScheme, javaScript: false });

@@ -121,7 +121,7 @@ describe('get_config / set_config', () => {
     assert.match(line(result, 'grace_ms') ?? '', /^300 \(environment;/);
     assert.match(line(result, 'tools') ?? '', /^"driver" \(default; default "driver"; "reference", "driver", "all"/);
     const structured = result.structuredContent as { settings: Record<string, { value: unknown; source: string }> };
-    assert.deepEqual(Object.keys(structured.settings), ['watchdog_ms', 'grace_ms', 'artifact_max_calls', 'artifact_max_bytes', 'settle_max_ms', 'settle_quiet_ms', 'inline', 'inline_image_max_side', 'background_default', 'tools']);
+    assert.deepEqual(Object.keys(structured.settings), ['watchdog_ms', 'grace_ms', 'artifact_max_calls', 'artifact_max_bytes', 'settle_max_ms', 'settle_quiet_ms', 'inline', 'inline_image_max_side', 'background_default', 'tools', 'confirm_before']);
     assert.deepEqual(structured.settings.grace_ms, { ...structured.settings.grace_ms, value: 300, source: 'environment' });
   });
 

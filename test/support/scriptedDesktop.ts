@@ -394,6 +394,16 @@ export class ScriptedDesktop implements Desktop {
       this.listener.onEscape();
       return true;
     },
+    /** Plain Enter on the person's keyboard; returns true when the guard swallowed it. */
+    pressEnter: (): boolean => {
+      if (!this.guardEngaged || !this.listener) {
+        this.passedThrough.push('enter');
+        return false;
+      }
+      if (this.listener.onEnter) this.listener.onEnter();
+      else this.listener.onHumanInput('key');
+      return true;
+    },
     input: (kind: 'key' | 'pointer'): boolean => {
       if (!this.guardEngaged || !this.listener) {
         this.passedThrough.push(kind);

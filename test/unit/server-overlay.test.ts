@@ -33,6 +33,24 @@ describe('server overlay', () => {
     ]);
   });
 
+  it('should ask the person before a confirm_before press, and say again what is done once they allowed it', () => {
+    const { emit, calls } = harness();
+    emit('guard-engaged', { callId: 3, tool: 'click', label: '', verb: 'Clicking', app: 'Mail' });
+    emit('confirm-asked', { callId: 4, step: 0, element: 'Send', role: 'PushButton', app: 'Other' });
+    emit('confirm-asked', { callId: 3, step: 0, element: 'Delete', role: 'PushButton', app: 'Mail' });
+    emit('confirm-answered', { callId: 3, step: 0, element: 'Delete', allowed: true, by: 'enter' });
+    emit('confirm-asked', { callId: 3, step: 1, element: 'Send now', role: 'PushButton', app: 'Mail' });
+    emit('confirm-answered', { callId: 3, step: 1, element: 'Send now', allowed: false, by: 'esc' });
+    emit('guard-released', { callId: 3, reason: 'error' });
+    assert.deepEqual(calls, [
+      'show Tandem is clicking in Mail — press Esc to take back control',
+      'show Tandem wants to press "Delete" in Mail — Enter to allow, Esc to refuse',
+      'show Tandem is clicking in Mail — press Esc to take back control',
+      'show Tandem wants to press "Send now" in Mail — Enter to allow, Esc to refuse',
+      'hide',
+    ]);
+  });
+
   it('should take the overlay down when detached mid-call', () => {
     const { emit, calls, detach } = harness();
     emit('guard-engaged', { callId: 1, tool: 't', label: '', verb: 'Waiting', app: '' });

@@ -9,7 +9,7 @@ import {
   xtestDeviceEventRequest,
 } from '../../native/linux/xinputRequests.js';
 import { bgrxToRgba } from '../../src/core/artifacts/pixels.js';
-import { humanDevices, isPlainEscape } from '../../src/backends/linux/xinputGuard.js';
+import { humanDevices, isPlainEnter, isPlainEscape } from '../../src/backends/linux/xinputGuard.js';
 import { waylandSessionCheck, x11Checks } from '../../src/backends/linux/x11Checks.js';
 
 const hex = (buffer: Buffer): string => buffer.toString('hex');
@@ -71,6 +71,14 @@ describe('x11 protocol helpers', () => {
     assert.equal(isPlainEscape(9, 0x01, 9), false);
     assert.equal(isPlainEscape(9, 0x04, 9), false);
     assert.equal(isPlainEscape(10, 0, 9), false);
+  });
+
+  it('should treat Return and keypad Enter as plain Enter with Caps/Num Lock on, not with a modifier held', () => {
+    assert.equal(isPlainEnter(36, 0, [36, 104]), true);
+    assert.equal(isPlainEnter(104, 0x10, [36, 104]), true);
+    assert.equal(isPlainEnter(36, 0x01, [36, 104]), false);
+    assert.equal(isPlainEnter(36, 0x40, [36, 104]), false);
+    assert.equal(isPlainEnter(9, 0, [36, 104]), false);
   });
 
   it('should convert BGRX rows (with a padded stride) to packed, opaque RGBA', () => {

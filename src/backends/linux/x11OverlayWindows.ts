@@ -70,6 +70,8 @@ export class X11Overlay {
   private labelText = '';
   private label: { text: string; image: LabelImage } | null = null;
   private labelPixmap = 0;
+  /** _NET_WM_NAME and UTF8_STRING: each label window is named after its text, so what it says can be read (xprop) as well as seen. */
+  private nameAtoms: { name: number; utf8: number } | null = null;
   private labelGc = 0;
   private labelRendering: Promise<void> = Promise.resolve();
   private pulseTimer: NodeJS.Timeout | undefined;
@@ -96,6 +98,7 @@ export class X11Overlay {
     const [shapeOpcode, randrOpcode] = await Promise.all([shapeInputOpcode(connection), randr15Opcode(connection)]);
     if (shapeOpcode === null) console.error('[overlay] the X server has no SHAPE 1.1: the overlay would catch clicks, so it is not drawn.');
     const overlay = new X11Overlay(connection, shapeOpcode, randrOpcode, pixelFormat(connection), options);
+    overlay.nameAtoms = { name: await connection.atom('_NET_WM_NAME'), utf8: await connection.atom('UTF8_STRING') };
     if (shapeOpcode !== null) {
       overlay.layOut(await overlay.readMonitors());
       // The first sharp render costs tens of milliseconds (fonts, libvips): paid here, not when
@@ -256,7 +259,9 @@ export class X11Overlay {
 
   private placeLabels(image: LabelImage): void {
     const { client } = this.connection;
+    const name = this.label && this.nameAtoms ? Buffer.from(this.label.text, 'utf8') : null;
     for (const { monitor, label } of this.monitors) {
+      if (name && this.nameAtoms) client.ChangeProperty(0, label, this.nameAtoms.name, this.nameAtoms.utf8, 8, name);
       client.ConfigureWindow(label, { x: monitor.x + Math.round((monitor.width - image.width) / 2), y: monitor.y + LABEL_TOP, width: image.width, height: image.height });
       this.connection.sendRaw(shapeRectanglesRequest({ majorOpcode: this.shapeOpcode!, window: label, kind: SHAPE_KIND.bounding, rectangles: image.shape }));
       client.ChangeWindowAttributes(label, { backgroundPixmap: this.labelPixmap });

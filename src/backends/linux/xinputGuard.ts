@@ -31,6 +31,10 @@ const LOCK_MODIFIERS = 0x02 | 0x10;
 /** A device another client holds (a menu being open) is retried this long before giving up. */
 const GRAB_RETRY_MS = 200;
 const ESCAPE_KEYCODE_FALLBACK = 9;
+/** Return and KP_Enter on the usual evdev keymap, when the server's keymap does not name them. */
+const RETURN_KEYCODE_FALLBACK = 36;
+const KP_ENTER_KEYCODE_FALLBACK = 104;
+const KP_ENTER_KEYSYM = 0xff8d;
 
 /**
  * The human's devices: enabled slave keyboards and pointers attached to a master, never the
@@ -48,13 +52,24 @@ export function isPlainEscape(keycode: number, effectiveModifiers: number, escap
   return keycode === escapeKeycode && (effectiveModifiers & ~LOCK_MODIFIERS) === 0;
 }
 
+/** True for a key press that is plain Enter: Return or keypad Enter with no modifier held (Num Lock does not count). */
+export function isPlainEnter(keycode: number, effectiveModifiers: number, enterKeycodes: readonly number[]): boolean {
+  return enterKeycodes.includes(keycode) && (effectiveModifiers & ~LOCK_MODIFIERS) === 0;
+}
+
+/** What the guard listens for: the keycodes of Esc and of the Enter keys. */
+interface GuardKeys {
+  escape: number;
+  enter: readonly number[];
+}
+
 export class XInputGuard {
   private session: GuardSession | null = null;
 
   private constructor(
     private readonly connection: X11Connection,
     private readonly xinput: XInputExtension,
-    private readonly escapeKeycode: number,
+    private readonly keys: GuardKeys,
   ) {}
 
   /** Opens the guard's own X connection, so its events are never queued behind input requests. */
@@ -67,8 +82,10 @@ export class XInputGuard {
       }
       const { min_keycode: min, max_keycode: max } = connection.display;
       const rows = await connection.request<number[][]>((callback) => connection.client.GetKeyboardMapping(min, max - min + 1, callback));
-      const escape = new Keymap(min, rows).lookup(NAMED_KEYSYMS.escape)?.keycode ?? ESCAPE_KEYCODE_FALLBACK;
-      return new XInputGuard(connection, xinput, escape);
+      const keymap = new Keymap(min, rows);
+      const escape = keymap.lookup(NAMED_KEYSYMS.escape)?.keycode ?? ESCAPE_KEYCODE_FALLBACK;
+      const enter = [keymap.lookup(NAMED_KEYSYMS.return)?.keycode ?? RETURN_KEYCODE_FALLBACK, keymap.lookup(KP_ENTER_KEYSYM)?.keycode ?? KP_ENTER_KEYCODE_FALLBACK];
+      return new XInputGuard(connection, xinput, { escape, enter });
     } catch (error) {
       await connection.close();
       throw error;
@@ -78,7 +95,7 @@ export class XInputGuard {
   async engage(listener: GuardListener, progress: Progress): Promise<EngagedGuard> {
     throwIfAborted(progress);
     if (this.session) await this.session.release();
-    const session = new GuardSession(this.connection, this.xinput, this.escapeKeycode, listener);
+    const session = new GuardSession(this.connection, this.xinput, this.keys, listener);
     this.session = session;
     try {
       await session.start(progress);
@@ -111,7 +128,7 @@ class GuardSession {
   constructor(
     private readonly connection: X11Connection,
     private readonly xinput: XInputExtension,
-    private readonly escapeKeycode: number,
+    private readonly keys: GuardKeys,
     private readonly listener: GuardListener,
   ) {}
 
@@ -191,7 +208,10 @@ class GuardSession {
     if (event.deviceId === undefined || !this.grabbed.has(event.deviceId)) return;
     try {
       if (event.evtype === XI_EVENT.keyPress) {
-        if (isPlainEscape(event.detail ?? 0, event.mods?.effective ?? 0, this.escapeKeycode)) this.listener.onEscape();
+        const keycode = event.detail ?? 0;
+        const modifiers = event.mods?.effective ?? 0;
+        if (isPlainEscape(keycode, modifiers, this.keys.escape)) this.listener.onEscape();
+        else if (this.listener.onEnter && isPlainEnter(keycode, modifiers, this.keys.enter)) this.listener.onEnter();
         else this.listener.onHumanInput('key');
       } else if (event.evtype === XI_EVENT.buttonPress) {
         this.listener.onHumanInput('pointer');

@@ -168,6 +168,10 @@ export async function engageTapGuard(
         case 'escape':
           if (engaged && !releasing) safely(() => listener.onEscape());
           break;
+        case 'enter':
+          // Without a listener for it, Enter is a key held back like any other.
+          if (engaged && !releasing) safely(() => (listener.onEnter ? listener.onEnter() : listener.onHumanInput('key')));
+          break;
         case 'human':
           if (engaged && !releasing) safely(() => listener.onHumanInput(message.kind));
           break;

@@ -8,6 +8,8 @@ import { HELD_MODIFIER_MASK } from './macKeys.js';
 export const TANDEM_EVENT_MARKER = 0x54414e44454dn;
 
 const KEYCODE_ESCAPE = 0x35;
+/** kVK_Return and kVK_ANSI_KeypadEnter (HIToolbox Events.h): the person's yes to a question the overlay asks. */
+const KEYCODES_ENTER: ReadonlySet<number> = new Set([0x24, 0x4c]);
 
 const KEY_EVENTS = new Set<number>([CGEventType.keyDown, CGEventType.keyUp, CGEventType.flagsChanged]);
 const POINTER_EVENTS = new Set<number>([
@@ -59,6 +61,8 @@ export type TapDecision =
   | { action: 'pass-ours'; counted: boolean }
   | { action: 'reenable' }
   | { action: 'escape' }
+  /** Plain Return or keypad Enter from the person: swallowed like any key, and reported. */
+  | { action: 'enter' }
   | { action: 'swallow'; kind: 'key' | 'pointer' };
 
 export function decideTapEvent(event: TapEventFacts, marker: bigint = TANDEM_EVENT_MARKER): TapDecision {
@@ -70,6 +74,9 @@ export function decideTapEvent(event: TapEventFacts, marker: bigint = TANDEM_EVE
   if (event.userData === marker) return { action: 'pass-ours', counted: COUNTED_OWN_EVENT_TYPES.has(event.type) };
   if (event.type === CGEventType.keyDown && event.keycode === KEYCODE_ESCAPE && (event.flags & HELD_MODIFIER_MASK) === 0n) {
     return { action: 'escape' };
+  }
+  if (event.type === CGEventType.keyDown && KEYCODES_ENTER.has(event.keycode) && (event.flags & HELD_MODIFIER_MASK) === 0n) {
+    return { action: 'enter' };
   }
   return { action: 'swallow', kind: isKey ? 'key' : 'pointer' };
 }

@@ -20,6 +20,7 @@ export type TapMessage =
   | { type: 'ready' }
   | { type: 'failed'; reason: string; cause: 'tap' | 'load' | 'secure-input' }
   | { type: 'escape' }
+  | { type: 'enter' }
   | { type: 'human'; kind: 'key' | 'pointer' }
   | { type: 'reenabled'; cause: 'timeout' | 'user-input' }
   | { type: 'released'; reason: TapReleaseReason };
@@ -162,6 +163,9 @@ export class EventTapSession {
           return event;
         case 'escape':
           this.send({ type: 'escape' });
+          return null;
+        case 'enter':
+          this.send({ type: 'enter' });
           return null;
         case 'swallow':
           this.send({ type: 'human', kind: decision.kind });

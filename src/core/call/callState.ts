@@ -12,7 +12,7 @@ import type { ElementNode, Frontmost, Point, Rect, Screenshot, TreeSnapshot } fr
 import type { Progress } from '../progress.js';
 import { CleanupRegistry } from './cleanups.js';
 import type { Destination } from '../tree/redact.js';
-import type { CallResult, ChoiceCandidate, ElementChoice, TextEntry } from './result.js';
+import type { CallResult, ChoiceCandidate, Confirmation, ElementChoice, TextEntry } from './result.js';
 import { settle, type LaunchOutcome, type SettleOptions } from './settle.js';
 import type { ElementQuery, Step } from './steps.js';
 import type { ZoomView } from '../artifacts/zoom.js';
@@ -30,6 +30,8 @@ export interface TransactionOptions {
   describeSteps: DescribeSteps;
   /** A call that does not say runs in the background where every step allows it (background.ts). */
   backgroundDefault?: boolean;
+  /** Names of elements whose press waits for the person's word (the confirm_before setting; confirm/confirmMatch.ts). */
+  confirmBefore: readonly string[];
 }
 
 export interface TransactionDeps {
@@ -84,6 +86,8 @@ export class CallState {
   readonly candidateNodes = new Map<ChoiceCandidate, ElementNode>();
   /** How each type-text step's text went in (inserted or typed as keys, and why). */
   readonly textEntries: TextEntry[] = [];
+  /** The person's answers before confirm_before presses (confirmPress.ts). */
+  readonly confirmations: Confirmation[] = [];
   readonly abort = new AbortController();
   session: GuardSession | null = null;
   progress!: Progress;

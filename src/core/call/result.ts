@@ -63,6 +63,16 @@ export interface TextEntry {
   keptOtherText?: boolean;
 }
 
+/** The person's word on a confirm_before press: the element (its tree label), and how they answered. */
+export interface Confirmation {
+  /** Position of the step in the call, 0-based. */
+  step: number;
+  element: string;
+  allowed: boolean;
+  /** 'enter': they allowed it; 'esc': they refused; 'watchdog': they did not answer in time (refused). */
+  by: 'enter' | 'esc' | 'watchdog';
+}
+
 export interface TextChange {
   role: string;
   /** 'value' when what the element holds changed (its label in `name`); absent: the label itself changed. */
@@ -98,6 +108,8 @@ export interface CallResult {
   choices?: ElementChoice[];
   /** type_text steps: whether their text was inserted through accessibility or typed as keys, and why. */
   textEntries?: TextEntry[];
+  /** Presses that asked the person first (confirm_before), in order, with their answers. */
+  confirmed?: Confirmation[];
   /** Tree text of the app that took the front, when a handoff happened. */
   handoffTree?: string;
   /** Steps actually completed, in order, as facts of what each did (src/mcp/renderSteps.ts words them). */

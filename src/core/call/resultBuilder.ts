@@ -8,6 +8,9 @@ import { formatTree } from '../tree/treeFormat.js';
 import { screenshotPngToWrite } from './afterAction.js';
 import type { CallState, UnframedResult } from './callState.js';
 
+/** The person's answer before a confirm_before press, in the call's file. */
+const CONFIRM_ANSWERS = { enter: 'allowed by the person (Enter)', esc: 'refused by the person (Esc), not pressed', watchdog: 'not answered before the watchdog, not pressed' } as const;
+
 export function callSummary(state: CallState, status: CallStatus): string {
   const changes = state.appExited ? `${state.appName} exited` : state.diff ? summarizeDiff(state.diff) : 'changes unknown (the tree could not be read again)';
   if (status === 'ok') return changes;
@@ -22,6 +25,7 @@ export function artifactText(state: CallState, status: CallStatus, summary: stri
     `# steps: ${state.options.describeSteps(state.stepsDone) || '(none completed)'}`,
     `# summary: ${summary}`,
   ];
+  for (const { step, element, by } of state.confirmations) lines.push(`# confirmed: step ${step + 1} ${element}: ${CONFIRM_ANSWERS[by]}`);
   if (state.handoff) lines.push(`# app_switch: pid ${state.handoff.frontmost.pid} (${state.handoff.frontmost.app}) took the front`);
   lines.push('# diff: "+ added or shown", "- removed or hidden" (closed, or now covered by a window above), "~ changed" elements (coordinates-only moves left out)');
   if (!state.diff) return `${lines.join('\n')}\n(the tree could not be read again after the failure)\n`;
@@ -76,6 +80,7 @@ export async function buildResult(state: CallState, status: CallStatus, failure:
     ...(state.launchedWithoutWindow.length ? { launched: state.launchedWithoutWindow.map(({ pid, name }) => ({ pid, app: name })) } : {}),
     ...(state.choices.size ? { choices: [...state.choices.values()].sort((a, b) => a.step - b.step) } : {}),
     ...(state.textEntries.length ? { textEntries: [...state.textEntries] } : {}),
+    ...(state.confirmations.length ? { confirmed: [...state.confirmations] } : {}),
     stepsDone: [...state.stepsDone],
     stepsTotal: state.steps.length,
     humanInputBlocked: state.session?.humanInputBlocked ?? 0,

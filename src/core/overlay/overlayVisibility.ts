@@ -7,7 +7,7 @@
 
 import type { EngineEventMap, TandemEngine } from '../engineApi.js';
 import { MAX_GRACE_MS } from '../guard.js';
-import { overlayText } from './overlayText.js';
+import { confirmQuestionText, overlayText } from './overlayText.js';
 
 /** After call-finished, how long to wait for the guard's own release before hiding anyway. */
 export const SERVER_OVERLAY_FALLBACK_MS = MAX_GRACE_MS + 1_000;
@@ -19,14 +19,23 @@ export interface OverlaySurface {
 
 /** Drives `surface` from the engine's guard events; returns the function that detaches it. */
 export function attachServerOverlay(engine: Pick<TandemEngine, 'on'>, surface: OverlaySurface, fallbackMs = SERVER_OVERLAY_FALLBACK_MS): () => void {
-  let current: { callId: number; app: string } | null = null;
+  let current: { callId: number; app: string; verb: string } | null = null;
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const show = (event: EngineEventMap['guard-engaged']): void => {
-    current = { callId: event.callId, app: event.app };
+    current = { callId: event.callId, app: event.app, verb: event.verb };
     void surface.show(overlayText(event.verb, event.app));
   };
   const step = (event: EngineEventMap['step']): void => {
-    if (current?.callId === event.callId) void surface.show(overlayText(event.verb, current.app));
+    if (current?.callId !== event.callId) return;
+    current.verb = event.verb;
+    void surface.show(overlayText(event.verb, current.app));
+  };
+  // A confirm_before press: the overlay asks the person, then says again what is being done.
+  const asked = (event: EngineEventMap['confirm-asked']): void => {
+    if (current?.callId === event.callId) void surface.show(confirmQuestionText(event.element, event.app));
+  };
+  const answered = (event: EngineEventMap['confirm-answered']): void => {
+    if (current?.callId === event.callId && event.allowed) void surface.show(overlayText(current.verb, current.app));
   };
   const hide = (callId: number): void => {
     if (current?.callId !== callId) return;
@@ -44,6 +53,8 @@ export function attachServerOverlay(engine: Pick<TandemEngine, 'on'>, surface: O
   const off = [
     engine.on('guard-engaged', show),
     engine.on('step', step),
+    engine.on('confirm-asked', asked),
+    engine.on('confirm-answered', answered),
     engine.on('guard-released', (event) => hide(event.callId)),
     engine.on('call-finished', (event) => finished(event.callId)),
   ];

@@ -1,7 +1,7 @@
 // One tool call in the live feed: what was asked, how it went, what changed.
 
 import { useEffect, useState } from 'react';
-import type { FeedCall } from '../../shared/types.js';
+import type { FeedCall, FeedDecision } from '../../shared/types.js';
 import { tandem } from '../api.js';
 import { useFailure } from '../useFailure.js';
 import { DiffView } from './DiffView.js';
@@ -16,6 +16,25 @@ const STATE_TEXT: Record<FeedCall['state'], string> = {
   watchdog: 'Watchdog',
   error: 'Error',
 };
+
+const DECISION_TEXT: Record<FeedDecision['answer'], string> = {
+  waiting: 'waiting for your Enter (allow) or Esc (refuse)',
+  enter: 'you allowed it (Enter)',
+  esc: 'you refused it (Esc): nothing was pressed',
+  watchdog: 'no answer before the watchdog: nothing was pressed',
+};
+
+function Decisions({ decisions }: { decisions: FeedDecision[] }) {
+  return (
+    <ul className="decisions">
+      {decisions.map((decision) => (
+        <li key={decision.step} className={`decision decision-${decision.answer}`} data-decision={decision.answer}>
+          Asked you before pressing “{decision.element}”: {DECISION_TEXT[decision.answer]}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 function duration(ms: number | undefined): string {
   if (ms === undefined) return '';
@@ -70,6 +89,7 @@ export function FeedCard({ call }: { call: FeedCall }) {
         {Boolean(call.humanInputBlocked) && <> · {call.humanInputBlocked} of your inputs held back</>}
       </div>
       {args && <pre className="args">{args}</pre>}
+      {call.decisions?.length ? <Decisions decisions={call.decisions} /> : null}
       {call.summary && <p className="summary">{call.summary}</p>}
       {call.error && <p className={call.state === 'error' ? 'error-text' : 'notice-text'}>{call.error.message}</p>}
       <RevisionNotes call={call} />

@@ -10,7 +10,7 @@ export function Overlay() {
   useEffect(() => tandem().onOverlayState(setState), []);
   if (!state.visible) return null;
   return (
-    <div className="overlay" role="status" aria-live="polite">
+    <div className={state.asking ? 'overlay asking' : 'overlay'} role={state.asking ? 'alertdialog' : 'status'} aria-live={state.asking ? 'assertive' : 'polite'}>
       <div className="overlay-pill">
         <span className="overlay-dot" aria-hidden="true" />
         <span className="overlay-label">{state.label || 'Tandem is working — press Esc to take back control'}</span>

@@ -13,6 +13,8 @@ import type { CallState } from '../callState.js';
 import { screenPointOf } from '../pointerTargets.js';
 import { locate } from '../stepTargets.js';
 import { checkWindowAtPoint } from '../windowAtPoint.js';
+import { confirmTargetAtPoint } from '../../confirm/confirmMatch.js';
+import { confirmBeforePress, needsConfirmation } from '../confirmPress.js';
 import type { DoneAt, ScrolledInto, StepDone } from '../stepsDone.js';
 
 export async function runClickStep(state: CallState, step: ClickStep, index: number): Promise<StepDone> {
@@ -29,6 +31,8 @@ export async function runClickStep(state: CallState, step: ClickStep, index: num
     point = await screenPointOf(state, step.target);
     element = elementAtPoint((await state.freshTree()).elements, point);
   }
+  // A left click presses: on the list, the person says yes first (whatever element the point lands in).
+  if (step.button === 'left') await confirmBeforePress(state, index, needsConfirmation(state, element) ? element : confirmTargetAtPoint(state.current.elements, point, state.options.confirmBefore));
   const reached = await clickAt(state, element, point, { button: step.button, count: step.count, modifiers: step.modifiers });
   return { kind: 'click', button: step.button, count: step.count, at: doneAt(reached), modifiers: step.modifiers, ...(reached.scrolled ? { scrolled: reached.scrolled } : {}) };
 }

@@ -6,11 +6,14 @@ import type { ElementActionStep, SetSelectedStep, SetValueStep } from '../steps.
 import { formatElementLabel } from '../../tree/treeFormat.js';
 import type { CallState } from '../callState.js';
 import { locate } from '../stepTargets.js';
+import { isPressAction } from '../../confirm/confirmMatch.js';
+import { confirmBeforePress } from '../confirmPress.js';
 import type { StepDone } from '../stepsDone.js';
 
 export async function runElementActionStep(state: CallState, step: ElementActionStep, index: number): Promise<StepDone> {
   const progress = state.progress;
   const element = await locate(state, step.query, index);
+  if (isPressAction(step.action)) await confirmBeforePress(state, index, element);
   await state.desktop.performAction({ element, action: step.action }, progress);
   state.treeIsStale = true;
   return { kind: 'element-action', action: step.action, element: formatElementLabel(element) };

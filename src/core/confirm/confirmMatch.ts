@@ -1,0 +1,90 @@
+// Which element names need the person's word before a press (the confirm_before setting), written
+// once for every OS and every way a press is aimed (by name, element_index or point).
+//
+// An entry matches a name, case-insensitively, when the name is the entry or starts with it
+// followed by a non-letter: "Delete" matches "Delete", "Delete…", "delete all" and "Delete 3
+// files", never "Deleted items" nor "Sender" for "Send". An entry with `*` is a pattern over the
+// whole name (`*` stands for any text, possibly none): "*delete*" matches "Undelete"; "Move to
+// *" matches "Move to Trash". Only the element's name is compared: a role or a value is no
+// promise of what the press does.
+
+import type { ElementNode, Point } from '../model.js';
+
+/** The default list: the presses a person most often wants to be asked about. */
+export const DEFAULT_CONFIRM_BEFORE: readonly string[] = Object.freeze([
+  'Send',
+  'Pay',
+  'Buy',
+  'Purchase',
+  'Order',
+  'Delete',
+  'Remove',
+  'Transfer',
+  'Submit',
+  'Publish',
+  'Confirm',
+]);
+
+export const MAX_CONFIRM_ENTRIES = 200;
+export const MAX_CONFIRM_ENTRY_CHARS = 80;
+
+const LETTER = /\p{L}/u;
+
+/**
+ * Element actions that press (AT-SPI's and AX's names, and the canonical ones): these ask as a
+ * left click does. Others (expand, show-menu, increment…) do not commit anything.
+ */
+const PRESS_ACTIONS: ReadonlySet<string> = new Set(['press', 'click', 'activate', 'toggle', 'confirm', 'jump', 'open', 'axpress', 'axconfirm', 'axpick']);
+
+/** Whether an element action presses (so a confirm_before element asks first). */
+export function isPressAction(action: string): boolean {
+  return PRESS_ACTIONS.has(action.trim().toLowerCase());
+}
+
+function patternOf(entry: string): RegExp {
+  const parts = entry.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.*')}$`, 'isu');
+}
+
+/** Whether `name` is one `entry` names (the rules above). */
+export function nameMatchesEntry(name: string, entry: string): boolean {
+  const wanted = entry.trim();
+  const have = name.trim();
+  if (!wanted || !have) return false;
+  if (wanted.includes('*')) return patternOf(wanted).test(have);
+  if (have.slice(0, wanted.length).toLowerCase() !== wanted.toLowerCase()) return false;
+  const next = have.slice(wanted.length);
+  return next === '' || !LETTER.test([...next][0]);
+}
+
+/** The first entry of `list` that `name` matches, or null. */
+export function confirmEntryFor(name: string | undefined, list: readonly string[]): string | null {
+  if (!name) return null;
+  return list.find((entry) => nameMatchesEntry(name, entry)) ?? null;
+}
+
+function contains(element: ElementNode, point: Point): boolean {
+  const b = element.bounds;
+  return !!b && b.width > 0 && b.height > 0 && point.x >= b.x && point.x < b.x + b.width && point.y >= b.y && point.y < b.y + b.height;
+}
+
+/**
+ * The element a press at `point` would press, when its name needs the person's word: among the
+ * elements containing the point whose name matches, the topmost — visible before hidden, then
+ * the smallest, then the deepest (a label inside a "Delete" button, or the button around an
+ * unnamed icon, both lead to the button). Null when no matching element contains the point.
+ */
+export function confirmTargetAtPoint(elements: readonly ElementNode[], point: Point, list: readonly string[]): ElementNode | null {
+  let best: ElementNode | null = null;
+  for (const element of elements) {
+    if (!contains(element, point) || !confirmEntryFor(element.text, list)) continue;
+    if (best) {
+      if (best.visible && !element.visible) continue;
+      const area = element.bounds!.width * element.bounds!.height;
+      const bestArea = best.bounds!.width * best.bounds!.height;
+      if (best.visible === element.visible && (area > bestArea || (area === bestArea && element.depth < best.depth))) continue;
+    }
+    best = element;
+  }
+  return best;
+}
