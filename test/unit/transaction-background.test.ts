@@ -127,4 +127,28 @@ describe('transaction: background calls', () => {
       assert.ok(fixture.desktop.actions().includes('guard:engage'));
     });
   });
+
+  describe('a press on the confirm_before list', () => {
+    const asking = () => engineFixture(undefined, { settings: new SettingsStore({ env: { TANDEM_CONFIRM_BEFORE: 'Count*' } }) });
+    for (const [key, pressed] of [['Esc', false], ['Enter', true]] as const) {
+      it(`should hold the input just for the question, and ${pressed ? 'press after the person\'s Enter' : 'press nothing after the person\'s Esc'}`, async () => {
+        fixture = await asking();
+        const { engine, desktop } = fixture;
+        engine.on('confirm-asked', () => setTimeout(() => (key === 'Esc' ? desktop.human.pressEscape() : desktop.human.pressEnter()), 1));
+        const result = await engine.act({ tool: 'click', pid: COUNTER, steps: [clickOn('Count: 0')], background: true });
+        if (pressed) {
+          assert.equal(result.status, 'ok', JSON.stringify(result.error));
+          assert.ok(desktop.actions().includes('action press "Count: 0"'));
+          assert.equal(desktop.find(COUNTER, 'Count: 1').text, 'Count: 1');
+        } else {
+          assert.equal(result.error?.code, 'declined', JSON.stringify(result.error));
+          assert.ok(!desktop.actions().some((call) => call.startsWith('action press')), desktop.actions().join(', '));
+          assert.equal(desktop.find(COUNTER, 'Count: 0').text, 'Count: 0');
+        }
+        const actions = desktop.actions();
+        assert.ok(actions.includes('guard:engage'), 'the guard held the input for the question');
+        assert.deepEqual(actions.filter((call) => /^(activate|click|move-cursor|type|key)/.test(call)), [], 'still no front, pointer or keys');
+      });
+    }
+  });
 });

@@ -4,6 +4,7 @@
 // their keyboard, pointer and front window. A step that needs real input is refused before
 // anything is done: it is never moved to the foreground behind the caller's back.
 
+import { confirmBeforePress } from './confirmPress.js';
 import { TandemError } from '../errors.js';
 import type { ActRequest } from '../engineApi.js';
 import type { CallState } from './callState.js';
@@ -85,6 +86,9 @@ export function chooseBackground(request: Pick<ActRequest, 'background'>, steps:
 export async function runBackgroundStep(state: CallState, step: Step, index: number): Promise<StepDone> {
   if (step.kind === 'click' && 'query' in step.target) {
     const element = await locate(state, step.target.query, index);
+    // A press on the person's confirm_before list waits for their word here too (the guard is
+    // engaged just for the question).
+    await confirmBeforePress(state, index, element);
     await state.desktop.performAction({ element, action: 'press' }, state.progress);
     state.treeIsStale = true;
     return { kind: 'element-action', action: 'press', element: formatElementLabel(element) };
