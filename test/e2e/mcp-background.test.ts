@@ -24,7 +24,10 @@ describe('MCP background calls while the person types in another window', { time
   before(async () => {
     ensureDesktopPackages();
     desktop = await startVirtualDesktop();
-    server = await McpSession.start(desktop, { args: [] });
+    // "Send" is on the default confirm_before list, and a question would hold the person's keys
+    // while it is up: this file is about background input, so asking is off here (mcp-confirm.test.ts
+    // proves the question, background calls included over the scripted desktop).
+    server = await McpSession.start(desktop, { args: [], env: { TANDEM_CONFIRM_BEFORE: ',' } });
     form = await FixtureApp.start(desktop, ['--form']);
     typist = await FixtureApp.start(desktop, ['--typist']);
     human = await SimulatedHuman.connect(desktop.display);
