@@ -3,7 +3,6 @@
 // through the call lifecycle (call/callLifecycle.ts). Read-only calls never engage the guard or
 // move anything (readCall.ts); launch_app and kill_app run in lifecycleCalls.ts.
 
-import type { DescribeSteps } from './call/stepsDone.js';
 import { ArtifactStore, isArtifactWriter, type ArtifactFile, type ArtifactStoreOptions, type ArtifactWriter } from './artifacts/artifacts.js';
 import { CallRecord } from './call/callRecord.js';
 import type { Desktop, SnapshotLimits } from './desktop.js';
@@ -21,8 +20,8 @@ import { createProgress, type Progress } from './progress.js';
 import { ActionQueue } from './queue.js';
 import type { CallResult } from './call/result.js';
 import { explainMissingApp, readabilityCheck } from './apps/readability.js';
-import { settle, type SettleOptions } from './call/settle.js';
-import { callOptions } from './call/callOptions.js';
+import { settle } from './call/settle.js';
+import { callOptions, type PinnedCallOptions } from './call/callOptions.js';
 import { runTransaction, type TransactionDeps, type TransactionOptions } from './call/callLifecycle.js';
 import { INSPECTION, checkZoomRegion, inspect, zoomRead } from './call/inspection.js';
 import { KILL_TOOL, LAUNCH_TOOL, recordedKill, recordedLaunch, type KillAppResult, type LaunchAppResult } from './apps/lifecycleCalls.js';
@@ -50,7 +49,8 @@ export interface RefreshOptions {
 
 export const PAUSED_MESSAGE = 'Agent control is paused by the person in the Tandem menu.';
 
-export interface EngineOptions {
+/** Besides these, the call options it pins over the settings (core/call/callOptions.ts). */
+export interface EngineOptions extends PinnedCallOptions {
   /**
    * Where tree/diff files and screenshots go: an open store, or options to open one on first use.
    * A store that can only write (tests) serves no resources.
@@ -61,18 +61,6 @@ export interface EngineOptions {
    * read at every call so a change applies to the next one. Default: defaults only, in memory.
    */
   settings?: SettingsStore;
-  /** Fixes the watchdog whatever the settings say (tests; unbounded). The host uses `settings`. */
-  watchdogMs?: number;
-  /** Fixes the late-Esc grace whatever the settings say (tests; unbounded). */
-  graceMs?: number;
-  /** Settle policy after the steps (see DEFAULT_SETTLE). */
-  settle?: Partial<SettleOptions>;
-  /** Traversal caps (defaults: depth 64, 10 000 elements, 5 000 ms). */
-  snapshotLimits?: Partial<SnapshotLimits>;
-  /** Clock (tests). */
-  now?: () => number;
-  /** The words for the steps an acting call did, in its file and a late Esc's message: src/mcp/renderSteps.ts's. */
-  describeSteps: DescribeSteps;
 }
 
 export { INSPECTION } from './call/inspection.js';

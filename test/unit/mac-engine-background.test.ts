@@ -27,7 +27,7 @@ test('should act in the background through AXPress, AXValue and AXSelectedText w
     children: [
       window('Form', 5, [
         { role: 'AXTextField', title: 'Name', value: '', settable: ['AXValue', 'AXSelectedText', 'AXSelectedTextRange'], position: { x: 10, y: 10 }, size: { width: 200, height: 24 } },
-        { role: 'AXButton', title: 'Send', actions: ['AXPress'], position: { x: 10, y: 50 }, size: { width: 80, height: 24 } },
+        { role: 'AXButton', title: 'Archive', actions: ['AXPress'], position: { x: 10, y: 50 }, size: { width: 80, height: 24 } },
       ]),
     ],
   });
@@ -60,12 +60,12 @@ test('should act in the background through AXPress, AXValue and AXSelectedText w
       steps: [
         { kind: 'set-value', query: name, value: 'Ada' },
         { kind: 'type-text', query: name, text: ' Lovelace', mode: 'auto' },
-        { kind: 'click', target: { query: { text: 'Send', role: 'button' } }, button: 'left', count: 1, modifiers: [] },
+        { kind: 'click', target: { query: { text: 'Archive', role: 'button' } }, button: 'left', count: 1, modifiers: [] },
       ],
     });
     assert.equal(result.status, 'ok', JSON.stringify(result.error));
     assert.equal(result.background, true);
-    assert.deepEqual(fake.performed.map((p) => `${p.action} ${p.element.title}`), ['AXPress Send'], 'the click was the button\'s AXPress, and nothing was raised');
+    assert.deepEqual(fake.performed.map((p) => `${p.action} ${p.element.title}`), ['AXPress Archive'], 'the click was the button\'s AXPress, and nothing was raised');
     assert.deepEqual(fake.written.map((w) => w.attribute), ['AXValue', 'AXSelectedText'], 'the value and the insertion, and no AXFrontmost or AXMain');
     assert.equal(activations, 0, 'activateWithOptions: was never sent');
     assert.equal(fake.posted.length, 0, 'no CGEvent was posted');

@@ -9,11 +9,17 @@ import type { DescribeSteps } from './stepsDone.js';
 
 /** What the engine was built with that overrides or completes the settings (EngineOptions' part). */
 export interface PinnedCallOptions {
+  /** Fixes the watchdog whatever the settings say (tests; unbounded). The host uses the settings. */
   watchdogMs?: number;
+  /** Fixes the late-Esc grace whatever the settings say (tests; unbounded). */
   graceMs?: number;
+  /** Settle policy after the steps (see DEFAULT_SETTLE). */
   settle?: Partial<SettleOptions>;
+  /** Traversal caps (defaults: depth 64, 10 000 elements, 5 000 ms). */
   snapshotLimits?: Partial<SnapshotLimits>;
+  /** Clock (tests). */
   now?: () => number;
+  /** The words for the steps an acting call did, in its file and a late Esc's message: src/mcp/renderSteps.ts's. */
   describeSteps: DescribeSteps;
 }
 
