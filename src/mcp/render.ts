@@ -79,6 +79,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
       ...(entry.element ? { element_index: entry.element.index, role: entry.element.role, name: entry.element.name } : {}),
       ...(entry.replaced ? { replaced: true } : {}),
       ...(entry.keptOtherText ? { kept_other_text: true } : {}),
+      ...(entry.textMissing ? { text_missing: true } : {}),
     }));
   }
   const truncated = truncationText(result);
@@ -188,6 +189,7 @@ function textEntryText(entry: TextEntry): string {
   const how = entry.method === 'insertion'
     ? `step ${entry.step + 1} inserted through accessibility${where} (${entry.replaced ? 'one edit replacing all the field held' : 'one edit at the caret, replacing any selection'})`
     : `step ${entry.step + 1} typed as keys${where} (${KEYS_REASONS[entry.reason ?? 'mode']}${entry.replaced ? '; the field emptied first' : ''})`;
+  if (entry.textMissing) return `${how}; but the field does not show the text sent: the app dropped or changed it, or the input went elsewhere — read the field before going on`;
   return entry.keptOtherText ? `${how}; the field kept other text it had, so it holds more than the text sent (replace: true replaces all of it)` : how;
 }
 

@@ -171,6 +171,12 @@ describe('render: CallResult as summary lines and structuredContent', () => {
     assert.equal(callResultOutput.parse(replaced.structuredContent).typed_by?.[0].replaced, true);
   });
 
+  it('should say when the field does not show the text sent, so the answer never reads as if it had arrived', () => {
+    const missing = renderCallResult(result({ textEntries: [{ step: 0, method: 'keys', reason: 'mode', element: { index: 5, role: 'Text', name: 'Name' }, textMissing: true }] }));
+    assert.match(missing.content[0].type === 'text' ? missing.content[0].text : '', /^typed_by: step 1 typed as keys at #5 \[Text\] "Name" .*; but the field does not show the text sent/m);
+    assert.equal(callResultOutput.parse(missing.structuredContent).typed_by?.[0].text_missing, true);
+  });
+
   it('should say when the call gave elements another element_index, so older trees\' numbers are not used', () => {
     assert.match(summaryLines(result({ renumbered: 12 })).join('\n'), /^renumbered: 12 elements have another element_index now: use the #N in this answer, or refresh/m);
     assert.ok(!summaryLines(result()).some((line) => line.startsWith('renumbered:')));

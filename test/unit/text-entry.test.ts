@@ -82,6 +82,17 @@ describe('type_text in core', () => {
     assert.equal(fresh.textEntries?.[0].keptOtherText, undefined, 'an empty field holds only the text sent');
   });
 
+  it('should say when the field does not show the text sent after the call (the keys went elsewhere), and not when it does', async () => {
+    const desktop = editorDesktop();
+    fixture = await engineFixture(desktop);
+    // The app drops what is inserted into Memo: its value stays empty.
+    Object.defineProperty(desktop.find(EDITOR, 'Memo'), 'value', { get: () => '', set: () => undefined });
+    const dropped = await fixture.engine.act(act(typeTextStep('hello', 'auto', 'Memo')));
+    assert.equal(dropped.textEntries?.[0].textMissing, true, JSON.stringify(dropped.textEntries));
+    const arrived = await fixture.engine.act(act(typeTextStep('there', 'auto', 'Body')));
+    assert.equal(arrived.textEntries?.[0].textMissing, undefined, 'the text is in the field');
+  });
+
   it('should replace all the field holds when asked, as one edit, and say so', async () => {
     const desktop = editorDesktop();
     desktop.find(EDITOR, 'Memo').value = 'probe.txt';

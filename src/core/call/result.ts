@@ -61,6 +61,8 @@ export interface TextEntry {
    * replaced (a pre-selected file name stem, the caret inside its text).
    */
   keptOtherText?: boolean;
+  /** After the call the field's value (known whole) does not contain the text sent. */
+  textMissing?: boolean;
 }
 
 /** The person's word on a confirm_before press: the element (its tree label), and how they answered. */

@@ -1,6 +1,9 @@
-// Whether a type_text step left other text in its field: GTK's Save dialog pre-selects the file
-// name's stem, so typing "probe.txt" over "probe.txt" gives "probe.txt.txt". A fact read from the
-// tree after the call (the field's value then) against the one before; src/mcp words it.
+// What a type_text step's field holds after the call, against the text sent — facts read from the
+// tree after the call (the field's value then) against the one before; src/mcp words them:
+// - it kept other text: GTK's Save dialog pre-selects the file name's stem, so typing
+//   "probe.txt" over "probe.txt" gives "probe.txt.txt";
+// - the text sent is not in it at all: the keys went elsewhere, the app dropped or transformed
+//   them. An answer must not read as if the text had arrived when the field does not show it.
 
 import type { TreeSnapshot } from '../model.js';
 import { refind } from '../tree/elementIndex.js';
@@ -10,12 +13,15 @@ import type { CallState } from './callState.js';
 export function noteKeptText(state: CallState, after: TreeSnapshot): void {
   for (const entry of state.textEntries) {
     const step = state.steps[entry.step];
-    if (!entry.element || entry.replaced || step?.kind !== 'type-text') continue;
+    if (!entry.element || step?.kind !== 'type-text') continue;
     const before = state.candidateNodes.get(entry.element);
     const had = before ? displayValue(before) : undefined;
     const now = before ? refind(after.elements, before) : null;
     const holds = now ? displayValue(now) : undefined;
-    // Only where both values are known, the text is there, and something else is there too.
-    if (had && holds !== undefined && holds !== step.text && holds.includes(step.text)) entry.keptOtherText = true;
+    // Only where both values are known, the text is there, and something else is there too
+    // (a replacement leaves nothing else by design).
+    if (!entry.replaced && had && holds !== undefined && holds !== step.text && holds.includes(step.text)) entry.keptOtherText = true;
+    // Only where the value after is known whole (a secure field's never is, a cut one is not).
+    if (now && holds !== undefined && !now.valueTruncated && !holds.includes(step.text)) entry.textMissing = true;
   }
 }
