@@ -25,6 +25,7 @@ export const callResultOutput = z.object({
   launched: z.array(z.looseObject({})).optional(),
   choices: z.array(z.looseObject({})).optional(),
   typed_by: z.array(z.looseObject({})).optional(),
+  text_missing: z.array(z.looseObject({})).optional(),
   confirmed: z.array(z.looseObject({})).optional(),
   steps: z.array(z.string()),
   steps_total: z.number(),

@@ -82,6 +82,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
       ...(entry.textMissing ? { text_missing: true } : {}),
     }));
   }
+  if (result.keysNotShown?.length) output.text_missing = result.keysNotShown.map((typed) => ({ step: typed.step + 1, element_index: typed.element.index, role: typed.element.role, name: typed.element.name }));
   const truncated = truncationText(result);
   if (truncated) output.truncated = truncated;
   output.hint = nextMoveFor(result);
@@ -227,6 +228,7 @@ export function summaryLines(result: CallResult): string[] {
   if (result.background) add('background', "yes: through accessibility alone; the person kept their keyboard, pointer and front window");
   for (const confirmation of result.confirmed ?? []) add('confirmed', confirmedText(confirmation));
   for (const entry of result.textEntries ?? []) add('typed_by', textEntryText(entry));
+  for (const typed of result.keysNotShown ?? []) add('text_missing', `step ${typed.step + 1}'s keys do not show in ${candidateText(typed.element)} after the call: they went elsewhere, or the app dropped or changed them — read the field before going on`);
   lines.push(...choiceLines(result));
   if (result.humanInputBlocked > 0) add('human_input_blocked', `${result.humanInputBlocked} key/pointer events from the person were held back`);
   if (result.inputLeaked) add('input_leaked', `the guard let go for a moment ${result.inputLeaked === 1 ? 'once' : `${result.inputLeaked} times`}: keys and clicks of the person's in those moments reached the apps, so the diff may hold changes that were not yours`);

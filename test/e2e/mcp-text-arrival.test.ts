@@ -38,10 +38,20 @@ describe('MCP: typed text the field does not show', { timeout: 120_000 }, () => 
     });
   }
 
+  test('should say when keys typed after a click do not show in the field the click focused', async () => {
+    await server.callOk('set_value', { pid: form.pid, element_index: code, value: '' });
+    const answer = await server.callOk('click_and_traverse', { pid: form.pid, element_index: code, text: '987654' });
+    assert.deepEqual((answer.structured.text_missing as Array<{ element_index: number }>).map((typed) => typed.element_index), [code], answer.text);
+    assert.match(answer.text, /^text_missing: step 2's keys do not show in #\d+ \[Text\] "Code"/m);
+    await eventually(() => (codeInApp() === '9876' ? true : undefined), 5_000, 'the app to hold its four characters');
+  });
+
   test('should not warn when the text is in the field', async () => {
     const answer = await server.callOk('type_text', { pid: form.pid, element_index: code, text: '42', replace: true });
     assert.equal((answer.structured.typed_by as Array<{ text_missing?: boolean }>)[0].text_missing, undefined, answer.text);
     assert.doesNotMatch(answer.text, /does not show the text sent/);
-    await eventually(() => (codeInApp() === '42' ? true : undefined), 5_000, 'the app to hold "42"');
+    const clicked = await server.callOk('click_and_traverse', { pid: form.pid, element_index: code, text: '7' });
+    assert.equal(clicked.structured.text_missing, undefined, clicked.text);
+    await eventually(() => (codeInApp() === '427' ? true : undefined), 5_000, 'the app to hold "427"');
   });
 });

@@ -93,6 +93,17 @@ describe('type_text in core', () => {
     assert.equal(arrived.textEntries?.[0].textMissing, undefined, 'the text is in the field');
   });
 
+  it('should say when keys typed after a click into a field do not show in it, unless a later step may have emptied it', async () => {
+    const desktop = editorDesktop();
+    fixture = await engineFixture(desktop);
+    Object.defineProperty(desktop.find(EDITOR, 'Memo'), 'value', { get: () => '', set: () => undefined });
+    const click = { kind: 'click' as const, target: { query: { text: 'Memo' } }, button: 'left' as const, count: 1 as const, modifiers: [] };
+    const lost = await fixture.engine.act(act(click, { kind: 'type', text: 'hello' }));
+    assert.deepEqual(lost.keysNotShown?.map((typed) => [typed.step, typed.element.name]), [[1, 'Memo']]);
+    const sent = await fixture.engine.act(act(click, { kind: 'type', text: 'hello' }, { kind: 'press', key: 'return', modifiers: [] }));
+    assert.equal(sent.keysNotShown, undefined, 'Return may send and empty the field: nothing is judged');
+  });
+
   it('should replace all the field holds when asked, as one edit, and say so', async () => {
     const desktop = editorDesktop();
     desktop.find(EDITOR, 'Memo').value = 'probe.txt';

@@ -103,6 +103,9 @@ export class CallState {
   current!: TreeSnapshot;
   treeIsStale = false;
   lastClickTarget: ElementNode | null = null;
+  /** Keys typed into the text field the call's own click had just focused (textKept.ts checks they show). */
+  readonly keysTypedAt: Array<{ step: number; element: ChoiceCandidate }> = [];
+  readonly keysNotShown: Array<{ step: number; element: ChoiceCandidate }> = [];
   clickPoint: Point | undefined;
   readonly stepsDone: StepDone[] = [];
   after: TreeSnapshot | null = null;

@@ -110,6 +110,8 @@ export interface CallResult {
   choices?: ElementChoice[];
   /** type_text steps: whether their text was inserted through accessibility or typed as keys, and why. */
   textEntries?: TextEntry[];
+  /** Keys typed into a field the call clicked, which the field does not show after the call (textKept.ts). */
+  keysNotShown?: Array<{ step: number; element: ChoiceCandidate }>;
   /** Presses that asked the person first (confirm_before), in order, with their answers. */
   confirmed?: Confirmation[];
   /** Tree text of the app that took the front, when a handoff happened. */

@@ -80,6 +80,7 @@ export async function buildResult(state: CallState, status: CallStatus, failure:
     ...(state.launchedWithoutWindow.length ? { launched: state.launchedWithoutWindow.map(({ pid, name }) => ({ pid, app: name })) } : {}),
     ...(state.choices.size ? { choices: [...state.choices.values()].sort((a, b) => a.step - b.step) } : {}),
     ...(state.textEntries.length ? { textEntries: [...state.textEntries] } : {}),
+    ...(state.keysNotShown.length ? { keysNotShown: [...state.keysNotShown] } : {}),
     ...(state.confirmations.length ? { confirmed: [...state.confirmations] } : {}),
     stepsDone: [...state.stepsDone],
     stepsTotal: state.steps.length,

@@ -14,6 +14,8 @@ export function noteKeptText(state: CallState, after: TreeSnapshot): void {
   for (const entry of state.textEntries) {
     const step = state.steps[entry.step];
     if (!entry.element || step?.kind !== 'type-text') continue;
+    // A later step may rightly empty the field (Return sends a chat line): then nothing is judged.
+    if (laterStepsAct(state, entry.step)) continue;
     const before = state.candidateNodes.get(entry.element);
     const had = before ? displayValue(before) : undefined;
     const now = before ? refind(after.elements, before) : null;
@@ -24,4 +26,16 @@ export function noteKeptText(state: CallState, after: TreeSnapshot): void {
     // Only where the value after is known whole (a secure field's never is, a cut one is not).
     if (now && holds !== undefined && !now.valueTruncated && !holds.includes(step.text)) entry.textMissing = true;
   }
+  for (const typed of state.keysTypedAt) {
+    const step = state.steps[typed.step];
+    const before = state.candidateNodes.get(typed.element);
+    if (step?.kind !== 'type' || !before || laterStepsAct(state, typed.step)) continue;
+    const now = refind(after.elements, before);
+    const holds = now ? displayValue(now) : undefined;
+    if (now && holds !== undefined && !now.valueTruncated && !holds.includes(step.text)) state.keysNotShown.push(typed);
+  }
+}
+
+function laterStepsAct(state: CallState, index: number): boolean {
+  return state.steps.slice(index + 1).some((step) => step.kind !== 'wait');
 }

@@ -3,8 +3,10 @@
 import { shownText } from '../../tree/redact.js';
 import type { TypeStep } from '../steps.js';
 import type { CallState } from '../callState.js';
-import { isSecureDestination } from '../stepTargets.js';
+import { candidateOf, isSecureDestination } from '../stepTargets.js';
+import { movesFocus } from '../../tree/redact.js';
 import type { StepDone } from '../stepsDone.js';
+import type { ElementNode } from '../../model.js';
 
 export async function runTypeStep(state: CallState, step: TypeStep, index: number): Promise<StepDone> {
   const progress = state.progress;
@@ -14,5 +16,20 @@ export async function runTypeStep(state: CallState, step: TypeStep, index: numbe
   progress.log(secure ? 'typing into a secure field' : `typing ${[...step.text].length} characters`);
   await state.desktop.typeText(step.text, secure ? { ...progress, secretInput: true } : progress);
   state.treeIsStale = true;
+  // Keys into the text field this call's click just focused: whether they show there is checked
+  // after the call (textKept.ts), so that "typed" never reads as if they had arrived when not.
+  const field = clickedField(state, index);
+  if (field && !secure) state.keysTypedAt.push({ step: index, element: candidateOf(state, field) });
   return { kind: 'type', text: shownText(step.text, secure) };
+}
+
+/** The element a click of this call focused last before step `index`, when it holds text. */
+function clickedField(state: CallState, index: number): ElementNode | null {
+  for (let j = index - 1; j >= 0; j--) {
+    const earlier = state.steps[j];
+    if (!movesFocus(earlier)) continue;
+    const target = earlier.kind === 'click' ? state.lastClickTarget : null;
+    return target && target.value !== undefined && !target.secure ? target : null;
+  }
+  return null;
 }
