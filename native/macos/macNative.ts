@@ -260,6 +260,7 @@ export const CGMouseButton = { left: 0, right: 1, center: 2 } as const;
 
 export const CGEventField = {
   mouseEventClickState: 1,
+  keyboardEventAutorepeat: 8,
   keyboardEventKeycode: 9,
   eventSourceUserData: 42,
   eventSourceStateID: 45,

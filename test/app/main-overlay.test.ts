@@ -104,8 +104,10 @@ describe('guard overlay', () => {
     app = await startApp({ platform: 'darwin', engineOptions: { settings: new SettingsStore({ env: { TANDEM_CONFIRM_BEFORE: 'Count' } }) } });
     const [window] = app.windowsOf('overlay');
     const seen: Array<OverlayState | undefined> = [];
+    let focusAskedWhileAsking: boolean | undefined;
     app.fixture.engine.on('confirm-asked', () => {
       seen.push(lastState(window));
+      focusAskedWhileAsking = window.focusAsked;
       app!.fixture.desktop.human.pressEnter();
     });
     app.fixture.desktop.when('click', () => seen.push(lastState(window)), { once: true });
@@ -115,6 +117,9 @@ describe('guard overlay', () => {
       { visible: true, label: 'Tandem wants to press "Count: 0" in Counter — Enter to allow, Esc to refuse', asking: true },
       { visible: true, label: 'Tandem is clicking in Counter — press Esc to take back control' },
     ]);
+    // The person's Enter must go to the guard from the app they were in: the question never takes the focus.
+    assert.equal(focusAskedWhileAsking, false, 'shown with showInactive, never show() or focus()');
+    assert.equal(window.options.focusable, false);
   });
 
   it('should leave no overlay when the guard cannot be engaged', async () => {

@@ -20,14 +20,17 @@ const PERSON = 77;
 
 test('should act in the background through AXPress, AXValue and AXSelectedText without activating the app or posting events', async () => {
   const fake = new FakeMacNative();
-  const window = (title: string, windowId: number, children: object[]) => ({ role: 'AXWindow', title, windowId, position: { x: 0, y: 0 }, size: { width: 400, height: 300 }, children });
+  // As a real app offers them: the app's AXFrontmost, the window's AXMain and AXRaise, the field's
+  // AXFocused — so a write or action that takes the front or the focus would be recorded.
+  const window = (title: string, windowId: number, children: object[]) => ({ role: 'AXWindow', title, windowId, settable: ['AXMain', 'AXFocused'], actions: ['AXRaise'], position: { x: 0, y: 0 }, size: { width: 400, height: 300 }, children });
   fake.addApp(TARGET, {
     role: 'AXApplication',
     title: 'Form',
+    settable: ['AXFrontmost'],
     children: [
       window('Form', 5, [
-        { role: 'AXTextField', title: 'Name', value: '', settable: ['AXValue', 'AXSelectedText', 'AXSelectedTextRange'], position: { x: 10, y: 10 }, size: { width: 200, height: 24 } },
-        { role: 'AXButton', title: 'Archive', actions: ['AXPress'], position: { x: 10, y: 50 }, size: { width: 80, height: 24 } },
+        { role: 'AXTextField', title: 'Name', value: '', settable: ['AXValue', 'AXSelectedText', 'AXSelectedTextRange', 'AXFocused'], position: { x: 10, y: 10 }, size: { width: 200, height: 24 } },
+        { role: 'AXButton', title: 'Apply', actions: ['AXPress'], position: { x: 10, y: 50 }, size: { width: 80, height: 24 } },
       ]),
     ],
   });
@@ -60,13 +63,13 @@ test('should act in the background through AXPress, AXValue and AXSelectedText w
       steps: [
         { kind: 'set-value', query: name, value: 'Ada' },
         { kind: 'type-text', query: name, text: ' Lovelace', mode: 'auto' },
-        { kind: 'click', target: { query: { text: 'Archive', role: 'button' } }, button: 'left', count: 1, modifiers: [] },
+        { kind: 'click', target: { query: { text: 'Apply', role: 'button' } }, button: 'left', count: 1, modifiers: [] },
       ],
     });
     assert.equal(result.status, 'ok', JSON.stringify(result.error));
     assert.equal(result.background, true);
-    assert.deepEqual(fake.performed.map((p) => `${p.action} ${p.element.title}`), ['AXPress Archive'], 'the click was the button\'s AXPress, and nothing was raised');
-    assert.deepEqual(fake.written.map((w) => w.attribute), ['AXValue', 'AXSelectedText'], 'the value and the insertion, and no AXFrontmost or AXMain');
+    assert.deepEqual(fake.performed.map((p) => `${p.action} ${p.element.title}`), ['AXPress Apply'], 'the click was the button\'s AXPress, and nothing was raised');
+    assert.deepEqual(fake.written.map((w) => w.attribute), ['AXValue', 'AXSelectedText'], 'the value and the insertion, and no AXFocused, AXFrontmost or AXMain');
     assert.equal(activations, 0, 'activateWithOptions: was never sent');
     assert.equal(fake.posted.length, 0, 'no CGEvent was posted');
     assert.equal(workers, 0, 'no event tap was started: nothing of the person\'s was held');

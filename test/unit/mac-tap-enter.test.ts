@@ -5,14 +5,15 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { engageTapGuard, type EngagedTapGuard, type TapGuardOptions } from '../../src/backends/macos/cgEventTapGuard.js';
 import { TapThreadHost } from '../../src/backends/macos/cgEventTapHost.js';
-import { decideTapEvent, TANDEM_EVENT_MARKER } from '../../src/backends/macos/cgEventTapPolicy.js';
+import { decideTapEvent, HID_SYSTEM_SOURCE_STATE, TANDEM_EVENT_MARKER } from '../../src/backends/macos/cgEventTapPolicy.js';
 import { createProgress } from '../../src/core/progress.js';
 import { FakeMacNative } from './mac-fake-native.js';
 import { FakeTapWorker } from './mac-fake-tap-worker.js';
 
 type TapFn = (proxy: bigint | null, type: number, event: bigint | null, info: bigint | null) => bigint | null;
 
-const human = { keycode: 0, flags: 0n, userData: 0n };
+/** A key from the keyboard itself: kCGEventSourceStateID is kCGEventSourceStateHIDSystemState (1). */
+const human = { keycode: 0, flags: 0n, userData: 0n, sourceStateId: HID_SYSTEM_SOURCE_STATE };
 const KEY_DOWN = 10;
 const KEY_UP = 11;
 const FAST: TapGuardOptions = { heartbeatTimeoutMs: 5_000, maxLifetimeMs: 60_000, heartbeatEveryMs: 20, startTimeoutMs: 2_000, releaseAckMs: 150 };
@@ -24,13 +25,30 @@ describe('macOS guard: the person\'s Enter', () => {
   it('should take plain Return and keypad Enter key downs as Enter, and nothing else', () => {
     assert.deepEqual(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x24 }), { action: 'enter' });
     assert.deepEqual(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x4c }), { action: 'enter' });
-    // Caps Lock and device bits are no held modifiers; Cmd or Shift are.
+    // Caps Lock (maskAlphaShift) and the non-coalesced bit are no held modifiers; Cmd, Shift, Option, Control are.
     assert.deepEqual(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x24, flags: 0x10000n | 0x100n }), { action: 'enter' });
-    assert.equal(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x24, flags: 0x100000n }).action, 'swallow');
-    assert.equal(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x24, flags: 0x20000n }).action, 'swallow');
+    for (const modifier of [0x20000n, 0x40000n, 0x80000n, 0x100000n]) {
+      assert.equal(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x24, flags: modifier }).action, 'swallow', `flag ${modifier.toString(16)}`);
+    }
     assert.equal(decideTapEvent({ ...human, type: KEY_UP, keycode: 0x24 }).action, 'swallow');
+    assert.equal(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x31 }).action, 'swallow', 'Space is no answer');
     // Tandem's own Return (it carries the marker) passes: it is no answer.
     assert.equal(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x24, userData: TANDEM_EVENT_MARKER }).action, 'pass-ours');
+  });
+
+  it('should take keypad Enter with its keypad flag, and fn+Return (a laptop\'s Enter), as Enter', () => {
+    // maskNumericPad (0x200000) is set on every keypad key: "key events from the numeric keypad area".
+    assert.deepEqual(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x4c, flags: 0x200000n }), { action: 'enter' });
+    // maskSecondaryFn (0x800000): Apple laptops type keypad Enter as fn+Return.
+    assert.deepEqual(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x4c, flags: 0x800000n | 0x200000n }), { action: 'enter' });
+  });
+
+  it('should not take a held Return\'s repeats, or another process\'s posted Return, as the person\'s answer', () => {
+    assert.equal(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x24, autorepeat: true }).action, 'swallow', 'a repeat of a Return held since before the question');
+    // Another process's event: its own source state (combined session 0, or a private table), no marker.
+    assert.equal(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x24, sourceStateId: 0n }).action, 'swallow');
+    assert.equal(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x4c, sourceStateId: 0x1234n }).action, 'swallow');
+    assert.equal(decideTapEvent({ type: KEY_DOWN, keycode: 0x24, flags: 0n, userData: 0n }).action, 'swallow', 'no source state read: no answer');
   });
 
   it('should swallow the person\'s Enter and report it to the listener, and a synthetic one not at all', async () => {
@@ -44,7 +62,15 @@ describe('macOS guard: the person\'s Enter', () => {
       { native: fake, host: new TapThreadHost((data) => new FakeTapWorker(fake, data)) },
     );
     const callback = [...fake.registered.values()][0] as unknown as TapFn;
-    assert.equal(callback(null, KEY_DOWN, fake.makeEvent({ type: KEY_DOWN, keycode: 0x24 }), null), null, 'the Enter is held back');
+    const event = (fields: Array<[number, bigint]>): bigint => {
+      const ref = fake.makeEvent({ type: KEY_DOWN, keycode: 0x24 });
+      for (const [field, value] of fields) fake.cg.CGEventSetIntegerValueField(ref, field, value);
+      return ref as bigint;
+    };
+    const posted = event([[45, 0n]]);
+    assert.equal(callback(null, KEY_DOWN, posted, null), null, "another process's Return is held back");
+    assert.equal(callback(null, KEY_DOWN, event([[45, 1n], [8, 1n]]), null), null, 'a repeat is held back');
+    assert.equal(callback(null, KEY_DOWN, event([[45, 1n]]), null), null, 'the Enter is held back');
     const ours = fake.makeEvent({ type: KEY_DOWN, keycode: 0x24 });
     fake.cg.CGEventSetIntegerValueField(ours, 42, TANDEM_EVENT_MARKER);
     assert.equal(callback(null, KEY_DOWN, ours, null), ours, "Tandem's own Return passes");
@@ -52,6 +78,6 @@ describe('macOS guard: the person\'s Enter', () => {
     while (enters.length === 0 && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 30));
     assert.deepEqual(enters, [1], 'one Enter, the person\'s');
-    assert.deepEqual(keys, [], 'no other key reported');
+    assert.deepEqual(keys, ['key', 'key'], 'the posted Return and the repeat were held back as keys, not answers');
   });
 });

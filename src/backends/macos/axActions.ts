@@ -97,7 +97,9 @@ export class AxActions {
   /**
    * Inserts text at the element's selection (replacing the selected text; at the caret when
    * nothing is selected), like a paste: AXSelectedText. 'unsupported' when the element does not
-   * let it be written (nothing was inserted then).
+   * let it be written (nothing was inserted then). AXFocused is never set first: a background
+   * call must not take the focus, and Apple documents no focus requirement for AXSelectedText.
+   * Some apps answer success and insert nothing (FB10133386, Catalyst): to confirm on a Mac.
    */
   insertText(element: ElementNode, text: string): void {
     const ref = this.ref(element);

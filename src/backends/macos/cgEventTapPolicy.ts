@@ -1,7 +1,7 @@
 // What the input guard's event tap does with one event. Pure, so the rule that decides whether a
 // person is locked out is unit-tested on Linux; the tap worker (cgEventTapWorker.ts) only calls it.
 
-import { CGEventType } from '../../../native/macos/macNative.js';
+import { CGEventFlag, CGEventType } from '../../../native/macos/macNative.js';
 import { HELD_MODIFIER_MASK } from './macKeys.js';
 
 /** Tandem's marker in kCGEventSourceUserData (field 42): "TANDEM" in ASCII. */
@@ -10,6 +10,18 @@ export const TANDEM_EVENT_MARKER = 0x54414e44454dn;
 const KEYCODE_ESCAPE = 0x35;
 /** kVK_Return and kVK_ANSI_KeypadEnter (HIToolbox Events.h): the person's yes to a question the overlay asks. */
 const KEYCODES_ENTER: ReadonlySet<number> = new Set([0x24, 0x4c]);
+/**
+ * Modifiers that make an Enter no plain answer. Fn is left out: on Apple laptops fn+Return is how
+ * keypad Enter is typed. Caps Lock (maskAlphaShift) and maskNumericPad — set on every keypad key,
+ * keypad Enter included — are states of the key, not modifiers held with it.
+ */
+const ENTER_MODIFIER_MASK = CGEventFlag.shift | CGEventFlag.control | CGEventFlag.alternate | CGEventFlag.command;
+/**
+ * kCGEventSourceStateHIDSystemState: the state table of "all hardware event sources posting from
+ * the HID system" (CGEventSourceStateID). Another process's posted Return carries its own source
+ * state (combined session or private) and must not answer for the person.
+ */
+export const HID_SYSTEM_SOURCE_STATE = 1n;
 
 const KEY_EVENTS = new Set<number>([CGEventType.keyDown, CGEventType.keyUp, CGEventType.flagsChanged]);
 const POINTER_EVENTS = new Set<number>([
@@ -53,6 +65,10 @@ export interface TapEventFacts {
   flags: bigint;
   /** kCGEventSourceUserData. */
   userData: bigint;
+  /** kCGKeyboardEventAutorepeat non-zero: a held key repeating, not a new press (key downs only). */
+  autorepeat?: boolean;
+  /** kCGEventSourceStateID (key downs only): HID_SYSTEM_SOURCE_STATE for the keyboard's own events. */
+  sourceStateId?: bigint;
 }
 
 export type TapDecision =
@@ -61,7 +77,10 @@ export type TapDecision =
   | { action: 'pass-ours'; counted: boolean }
   | { action: 'reenable' }
   | { action: 'escape' }
-  /** Plain Return or keypad Enter from the person: swallowed like any key, and reported. */
+  /**
+   * A fresh press of plain Return or keypad Enter from the keyboard itself (not a repeat of a held
+   * key, not another process's posted event): swallowed like any key, and reported.
+   */
   | { action: 'enter' }
   | { action: 'swallow'; kind: 'key' | 'pointer' };
 
@@ -75,8 +94,16 @@ export function decideTapEvent(event: TapEventFacts, marker: bigint = TANDEM_EVE
   if (event.type === CGEventType.keyDown && event.keycode === KEYCODE_ESCAPE && (event.flags & HELD_MODIFIER_MASK) === 0n) {
     return { action: 'escape' };
   }
-  if (event.type === CGEventType.keyDown && KEYCODES_ENTER.has(event.keycode) && (event.flags & HELD_MODIFIER_MASK) === 0n) {
-    return { action: 'enter' };
-  }
+  if (isPersonsEnter(event)) return { action: 'enter' };
   return { action: 'swallow', kind: isKey ? 'key' : 'pointer' };
+}
+
+function isPersonsEnter(event: TapEventFacts): boolean {
+  return (
+    event.type === CGEventType.keyDown &&
+    KEYCODES_ENTER.has(event.keycode) &&
+    (event.flags & ENTER_MODIFIER_MASK) === 0n &&
+    event.autorepeat !== true &&
+    event.sourceStateId === HID_SYSTEM_SOURCE_STATE
+  );
 }

@@ -141,6 +141,13 @@ export class EventTapSession {
         keycode: readable && (type === CGEventType.keyDown || type === CGEventType.keyUp) ? Number(cg.CGEventGetIntegerValueField(event, CGEventField.keyboardEventKeycode)) : -1,
         flags: readable ? cg.CGEventGetFlags(event) : 0n,
         userData: readable ? cg.CGEventGetIntegerValueField(event, CGEventField.eventSourceUserData) : 0n,
+        // Whether a key down is a fresh press from the keyboard itself: only that may answer a question.
+        ...(readable && type === CGEventType.keyDown
+          ? {
+              autorepeat: cg.CGEventGetIntegerValueField(event, CGEventField.keyboardEventAutorepeat) !== 0n,
+              sourceStateId: cg.CGEventGetIntegerValueField(event, CGEventField.eventSourceStateID),
+            }
+          : {}),
       }, this.options.marker);
       switch (decision.action) {
         case 'pass':

@@ -13,6 +13,14 @@ import { overlayText } from '../overlay/overlayText.js';
 import type { CallState } from './callState.js';
 import type { Confirmation } from './result.js';
 
+/** Calls waiting for the person's word right now. */
+const asking = new WeakSet<CallState>();
+
+/** Whether the call is waiting for the person's Enter or Esc (its watchdog then means "no answer", a refusal). */
+export function isAskingPerson(state: CallState): boolean {
+  return asking.has(state);
+}
+
 /** Whether a press of `element` needs the person's word under the call's settings. */
 export function needsConfirmation(state: CallState, element: ElementNode | null): element is ElementNode {
   return !!element && confirmEntryFor(element.text, state.options.confirmBefore) !== null;
@@ -29,18 +37,21 @@ export async function confirmBeforePress(state: CallState, stepIndex: number, el
   const own = state.session && !state.session.released ? null : await engageForQuestion(state);
   const session = own ?? state.session!;
   // Waiting before announcing: an Enter the instant the question shows must answer it.
-  const asking = state.step(session.askPerson());
+  const answering = state.step(session.askPerson());
+  asking.add(state);
   state.record.emit('confirm-asked', { callId: state.callId, step: stepIndex, element: element.text, role: element.role, app: state.appName });
   state.log(`waiting for the person's Enter or Esc before pressing ${label}`);
   let answer: PersonAnswer;
   try {
-    answer = await asking;
+    answer = await answering;
   } catch (error) {
     if (!isTandemError(error, 'declined')) {
       if (own) await own.release('error');
       throw error;
     }
     answer = 'watchdog';
+  } finally {
+    asking.delete(state);
   }
   const confirmation: Confirmation = { step: stepIndex, element: label, allowed: answer === 'enter', by: answer };
   state.confirmations.push(confirmation);

@@ -72,8 +72,11 @@ export class FakeBrowserWindow implements WindowLike {
   async loadFile(path: string, options?: { query?: Record<string, string> }): Promise<void> {
     this.loaded = { path, query: options?.query };
   }
+  /** show() or focus() was called: Electron gives the window the focus then (showInactive does not). */
+  focusAsked = false;
   show(): void {
     this.visible = true;
+    this.focusAsked = true;
   }
   showInactive(): void {
     this.visible = true;
@@ -81,7 +84,9 @@ export class FakeBrowserWindow implements WindowLike {
   hide(): void {
     this.visible = false;
   }
-  focus(): void {}
+  focus(): void {
+    this.focusAsked = true;
+  }
   close(): void {
     this.destroy();
   }
