@@ -109,6 +109,7 @@ export const launchOutput = z.object({
   file: z.string().optional().describe("The app's tree, read once it arrived: grep it."),
   screenshot: z.string().optional(),
   element_count: z.number().optional(),
+  revision: z.number().optional(),
   duration_ms: z.number(),
   hint: z.string(),
 });
@@ -133,6 +134,7 @@ export const killOutput = z.object({
   windows: z.array(windowOutput).describe('Its windows still open.'),
   file: z.string().optional().describe("The app's tree after the request (still running)."),
   screenshot: z.string().optional(),
+  revision: z.number().optional(),
   duration_ms: z.number(),
   hint: z.string(),
 });

@@ -64,6 +64,7 @@ export function renderLaunch(result: LaunchAppResult, tree?: { read: CallResult;
     ...(read?.file ? { file: read.file } : {}),
     ...(read?.screenshot ? { screenshot: read.screenshot } : {}),
     ...(read ? { element_count: read.elementCount } : {}),
+    ...(read?.revision !== undefined ? { revision: read.revision } : {}),
     duration_ms: Math.round(result.durationMs),
     hint,
   };
@@ -76,11 +77,12 @@ export function renderLaunch(result: LaunchAppResult, tree?: { read: CallResult;
     ...result.windows.map(windowLine),
     ...(front ? [`front: ${result.front}: ${front}`] : []),
     ...(tree && 'failed' in tree ? [`tree: not read: ${tree.failed}`] : []),
+    ...(read?.revision !== undefined ? [`revision: ${read.revision}`] : []),
     `hint: ${hint}`,
   ];
-  // The tree's own lines (file, screenshot, elements) and its resource links; its status and hint are the launch's.
+  // The tree's own lines (file, screenshot, elements) and its resource links; its status, revision and hint are the launch's.
   const treeContent = (tree && 'rendered' in tree ? tree.rendered.content : []).map((item, index) =>
-    index === 0 && item.type === 'text' ? { ...item, text: item.text.split('\n').filter((line) => !/^(status|tool|pid|app|hint): /.test(line)).join('\n') } : item,
+    index === 0 && item.type === 'text' ? { ...item, text: item.text.split('\n').filter((line) => !/^(status|tool|pid|app|hint|revision): /.test(line)).join('\n') } : item,
   );
   return { content: [{ type: 'text', text: lines.join('\n') }, ...treeContent], structuredContent: structured };
 }
@@ -115,6 +117,7 @@ export function renderKill(result: KillAppResult): CallToolResult {
     windows: result.windows.map(windowOutput),
     ...(result.file ? { file: result.file } : {}),
     ...(result.screenshot ? { screenshot: result.screenshot } : {}),
+    ...(result.revision !== undefined ? { revision: result.revision } : {}),
     duration_ms: Math.round(result.durationMs),
     hint,
   };
@@ -134,6 +137,7 @@ export function renderKill(result: KillAppResult): CallToolResult {
   lines.push(...result.windows.map(windowLine));
   if (result.file) lines.push(`file: ${result.file}`);
   if (result.screenshot) lines.push(`screenshot: ${result.screenshot}`);
+  if (result.revision !== undefined) lines.push(`revision: ${result.revision}`);
   lines.push(`hint: ${hint}`);
   const links = [
     ...(result.file ? [artifactLink(result.file, 'tree', result.fileBytes)] : []),

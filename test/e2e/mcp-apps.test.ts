@@ -53,6 +53,7 @@ interface LaunchAnswer {
   file?: string;
   screenshot?: string;
   element_count?: number;
+  revision?: number;
 }
 
 function suite(name: string, options: { load: boolean }): void {
@@ -102,6 +103,9 @@ function suite(name: string, options: { load: boolean }): void {
       assert.ok(tree.includes(`[Dialog] "${title}"`), `the dialog, by the title sent, is in the tree: ${tree}`);
       assert.ok(answer.screenshot && existsSync(answer.screenshot), 'and its screenshot');
       assert.ok((answer.element_count ?? 0) > 0);
+      // Its revision, as every answer with a tree carries (if_revision takes it).
+      assert.ok(Number.isInteger(answer.revision) && answer.revision! > 0, result.text);
+      assert.match(result.text, new RegExp(`^revision: ${answer.revision}$`, 'm'));
       // Not in the background: the window manager gives a new window the front here, which is
       // what the background test below must undo.
       await eventually(async () => ((await activeWindowPid(desktop)) === answer.pid ? true : undefined), 5_000, 'zenity in front');
@@ -166,6 +170,7 @@ function suite(name: string, options: { load: boolean }): void {
       const dialog = asked.structured.dialog as { title: string; elements: Array<{ element_index: number; line: string }> };
       assert.ok(dialog.elements.some((el) => /\[PushButton\] "Save"/.test(el.line)), asked.text);
       assert.ok(dialog.elements.some((el) => /\[PushButton\] "Cancel"/.test(el.line)), asked.text);
+      assert.ok(Number.isInteger(asked.structured.revision), `the question's tree carries its revision: ${asked.text}`);
       // Still running, its question on screen (X), its text still in the document (read over a
       // separate accessibility connection), the title still marked modified.
       assert.ok(running(pid), 'mousepad still runs');

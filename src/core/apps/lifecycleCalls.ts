@@ -17,7 +17,7 @@ export const LAUNCH_TOOL = 'launch_app';
 export const KILL_TOOL = 'kill_app';
 
 export type LaunchAppResult = LaunchOutcome & { durationMs: number };
-export type KillAppResult = KillOutcome & { file?: string; fileBytes?: number; screenshot?: string; durationMs: number };
+export type KillAppResult = KillOutcome & { file?: string; fileBytes?: number; screenshot?: string; revision?: number; durationMs: number };
 
 /** Starts the app `request` names, in `record`. */
 export async function recordedLaunch(deps: EngineCallDeps, record: CallRecord, request: LaunchRequest, context: CallContext): Promise<LaunchAppResult> {
@@ -53,13 +53,15 @@ export async function recordedKill(deps: EngineCallDeps, record: CallRecord, pid
   record.app = target.app;
   try {
     const outcome = await killApp(deps.desktop, { pid, ...target }, force, { snapshot: (of) => deps.desktop.snapshot(of, deps.options.snapshotLimits, progress), settleOptions: deps.options.settle }, progress);
-    let files: { file?: string; fileBytes?: number; screenshot?: string } = {};
+    let files: { file?: string; fileBytes?: number; screenshot?: string; revision?: number } = {};
     if (outcome.tree) {
-      // element_index of the dialog's buttons works in the next call (a click on "Save").
+      // element_index of the dialog's buttons works in the next call (a click on "Save"), and
+      // its revision is the one an if_revision on that click names.
       deps.snapshots.set(outcome.tree);
+      const revision = deps.revisions.handOut(outcome.tree);
       const screenshot = await deps.desktop.screenshot({ windowId: outcome.dialog?.windowId ?? outcome.windows[0]?.windowId, pid }, progress).catch(() => undefined);
       const written = await record.writeFiles({ text: formatTree(outcome.tree), screenshot, covered: secureAreas(outcome.tree.elements) });
-      files = { file: written.textPath, fileBytes: written.textBytes, screenshot: written.pngPath };
+      files = { file: written.textPath, fileBytes: written.textBytes, screenshot: written.pngPath, revision };
     }
     const call = record.finish({ ...lifecycleResult(KILL_TOOL, pid, target.app, `${target.app} ${outcome.status}${outcome.dialog ? `: ${outcome.dialog.title}` : ''}`), ...files });
     return { ...outcome, ...files, durationMs: call.durationMs };
