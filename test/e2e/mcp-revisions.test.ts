@@ -108,4 +108,22 @@ describe('MCP revisions with a person at the keyboard', { timeout: 180_000 }, ()
     assert.doesNotMatch(after.text, /^person:/m, 'said once');
     assert.equal(after.structured.person, undefined);
   });
+
+  test('should say in the next answer, once, that the person was held back during a call', async () => {
+    await delay(DEFAULT_GRACE_MS + 200);
+    const call = server.call('click_and_traverse', { pid: fixture.pid, x: memo.x, y: memo.y, text: 'y', steps: [{ action: 'wait', ms: 1500 }] });
+    await fixture.waitForEvent((e) => e.event === 'memo' && String(e.text).endsWith('y'), 15_000);
+    // The person types while the call holds their keyboard: the guard swallows the keys.
+    await human.typeText('abc');
+    const held = await call;
+    assert.equal(held.structured.status, 'ok', held.text);
+    const blocked = Number(held.structured.human_input_blocked);
+    assert.ok(blocked > 0, `the call itself counts the held-back input: ${held.text}`);
+
+    const next = await server.callOk('refresh_traversal', { pid: fixture.pid });
+    assert.match(next.text, /^person: was held back (once|\d+ times) during click_and_traverse \(call \d+\)/m, next.text);
+    assert.equal((next.structured.person as { held_back: number }).held_back, blocked);
+    const after = await server.callOk('refresh_traversal', { pid: fixture.pid });
+    assert.equal(after.structured.person, undefined, 'said once');
+  });
 });
