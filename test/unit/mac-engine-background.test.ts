@@ -12,11 +12,10 @@ import { DEFAULT_TAP_GUARD_OPTIONS } from '../../src/backends/macos/cgEventTapGu
 import { ArtifactStore } from '../../src/core/artifacts/artifacts.js';
 import { Engine } from '../../src/core/engine.js';
 import { FakeMacNative } from './mac-fake-native.js';
+import { PERSON, TARGET, personBeside } from './mac-person-beside.js';
 import { FakeTapWorker } from './mac-fake-tap-worker.js';
 import { describeStepsDone } from '../../src/mcp/renderSteps.js';
 
-const TARGET = 42;
-const PERSON = 77;
 
 test('should act in the background through AXPress, AXValue and AXSelectedText without activating the app or posting events', async () => {
   const fake = new FakeMacNative();
@@ -34,16 +33,7 @@ test('should act in the background through AXPress, AXValue and AXSelectedText w
       ]),
     ],
   });
-  fake.addApp(PERSON, { role: 'AXApplication', title: 'Notes', children: [window('Notes', 9, [{ role: 'AXTextArea', value: '', focused: true, position: { x: 10, y: 10 }, size: { width: 380, height: 280 } }])] });
-  const onScreen = (id: number, pid: number, owner: string) => ({ kCGWindowNumber: id, kCGWindowOwnerPID: pid, kCGWindowOwnerName: owner, kCGWindowLayer: 0, kCGWindowBounds: { X: 0, Y: 0, Width: 400, Height: 300 }, kCGWindowIsOnscreen: true });
-  fake.windowList = [onScreen(9, PERSON, 'Notes'), onScreen(5, TARGET, 'Form')];
-  fake.focusedPid = PERSON;
-  let activations = 0;
-  const activateWithOptions = fake.objc.msgSend_bool_u64;
-  fake.objc.msgSend_bool_u64 = (...args) => {
-    activations++;
-    return activateWithOptions(...args);
-  };
+  const activations = personBeside(fake, 'Form');
   let workers = 0;
   const desktop = new MacDesktop(fake, {
     tapGuard: { ...DEFAULT_TAP_GUARD_OPTIONS, heartbeatEveryMs: 20 },
@@ -70,7 +60,7 @@ test('should act in the background through AXPress, AXValue and AXSelectedText w
     assert.equal(result.background, true);
     assert.deepEqual(fake.performed.map((p) => `${p.action} ${p.element.title}`), ['AXPress Apply'], 'the click was the button\'s AXPress, and nothing was raised');
     assert.deepEqual(fake.written.map((w) => w.attribute), ['AXValue', 'AXSelectedText'], 'the value and the insertion, and no AXFocused, AXFrontmost or AXMain');
-    assert.equal(activations, 0, 'activateWithOptions: was never sent');
+    assert.equal(activations(), 0, 'activateWithOptions: was never sent');
     assert.equal(fake.posted.length, 0, 'no CGEvent was posted');
     assert.equal(workers, 0, 'no event tap was started: nothing of the person\'s was held');
     assert.equal(fake.focusedPid, PERSON, 'the person\'s app kept the front');

@@ -14,11 +14,10 @@ import { ArtifactStore } from '../../src/core/artifacts/artifacts.js';
 import { Engine } from '../../src/core/engine.js';
 import type { ActRequest } from '../../src/core/engineApi.js';
 import { FakeMacNative } from './mac-fake-native.js';
+import { PERSON, TARGET, fakeWindow, personBeside } from './mac-person-beside.js';
 import { FakeTapWorker } from './mac-fake-tap-worker.js';
 import { describeStepsDone } from '../../src/mcp/renderSteps.js';
 
-const TARGET = 42;
-const PERSON = 77;
 const KEYCODE_RETURN = 0x24;
 
 interface Setup {
@@ -30,25 +29,15 @@ interface Setup {
 
 async function setup(watchdogMs: number): Promise<Setup> {
   const fake = new FakeMacNative();
-  const window = (title: string, windowId: number, children: object[]) => ({ role: 'AXWindow', title, windowId, position: { x: 0, y: 0 }, size: { width: 400, height: 300 }, children });
-  fake.addApp(TARGET, { role: 'AXApplication', title: 'Mail', children: [window('Mail', 5, [{ role: 'AXButton', title: 'Send', actions: ['AXPress'], position: { x: 10, y: 50 }, size: { width: 80, height: 24 } }])] });
-  fake.addApp(PERSON, { role: 'AXApplication', title: 'Notes', children: [window('Notes', 9, [{ role: 'AXTextArea', value: '', focused: true, position: { x: 10, y: 10 }, size: { width: 380, height: 280 } }])] });
-  const onScreen = (id: number, pid: number, owner: string) => ({ kCGWindowNumber: id, kCGWindowOwnerPID: pid, kCGWindowOwnerName: owner, kCGWindowLayer: 0, kCGWindowBounds: { X: 0, Y: 0, Width: 400, Height: 300 }, kCGWindowIsOnscreen: true });
-  fake.windowList = [onScreen(9, PERSON, 'Notes'), onScreen(5, TARGET, 'Mail')];
-  fake.focusedPid = PERSON;
-  let activations = 0;
-  const activateWithOptions = fake.objc.msgSend_bool_u64;
-  fake.objc.msgSend_bool_u64 = (...args) => {
-    activations++;
-    return activateWithOptions(...args);
-  };
+  fake.addApp(TARGET, { role: 'AXApplication', title: 'Mail', children: [fakeWindow('Mail', 5, [{ role: 'AXButton', title: 'Send', actions: ['AXPress'], position: { x: 10, y: 50 }, size: { width: 80, height: 24 } }])] });
+  const activations = personBeside(fake, 'Mail');
   const desktop = new MacDesktop(fake, { tapGuard: { ...DEFAULT_TAP_GUARD_OPTIONS, heartbeatEveryMs: 20 }, spawnTapWorker: (data) => new FakeTapWorker(fake, data) });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tandem-mac-confirm-'));
   const engine = new Engine(desktop, { artifacts: await ArtifactStore.open({ dir }), describeSteps: describeStepsDone, graceMs: 0, watchdogMs, settle: { quietMs: 0, capMs: 0, fallbackMs: 0 } });
   return {
     fake,
     engine,
-    activations: () => activations,
+    activations,
     close: async () => {
       await engine.close();
       await rm(dir, { recursive: true, force: true });
