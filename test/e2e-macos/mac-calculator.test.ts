@@ -6,10 +6,11 @@
 // tree line by its bounds. On a failure the tree file and the own reader's view of the app are
 // named in the message; both stay in the run's artifacts (the session's folder under TMPDIR).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { McpSession, stopApp, accessibilityUnavailable, axElements, contentOf, human, indexedTreeLines, readArtifact, treeLines, type TreeLine } from './macHarness.js';
+import { McpSession, stopApp, accessibilityUnavailable, axElements, contentOf, eventually, human, indexedTreeLines, readArtifact, treeLines, type TreeLine } from './macHarness.js';
 import type { AxNode } from './axReader.js';
 
 const unavailable = await accessibilityUnavailable();
@@ -38,6 +39,18 @@ export function digitButton(tree: string, d: number, ax: AxNode[]): IndexedLine 
   if (shown) return shown;
   const byIdentifier = ax.find((node) => node.role === 'AXButton' && node.identifier !== null && identifierNamesDigit(node.identifier, d));
   return byIdentifier ? buttons.find((l) => sameBounds(l, byIdentifier)) : undefined;
+}
+
+/** The frontmost app's pid, as Launch Services says (lsappinfo needs no permission), or null. */
+function frontmostPid(): number | null {
+  try {
+    const front = execFileSync('lsappinfo', ['front'], { encoding: 'utf8' }).trim();
+    const info = execFileSync('lsappinfo', ['info', '-only', 'pid', front], { encoding: 'utf8' });
+    const pid = /"pid"\s*=\s*(\d+)/i.exec(info)?.[1];
+    return pid ? Number(pid) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether the display (any non-button element of Tandem's tree) shows `value`. */
@@ -120,5 +133,24 @@ describe('Calculator over MCP on macOS', { timeout: 180_000 }, () => {
     assert.equal(result.structured.status, 'ok', result.text);
     const now = await tree();
     assert.ok(shows(now, '9'), `the display does not show 9 (${await evidence()}):\n${now.slice(0, 4000)}`);
+  });
+
+  test("should press a digit in the background: Calculator stays behind the person's front app and the pointer stays", { skip }, async () => {
+    await server.callOk('press_key_and_traverse', { pid, keyName: 'escape' });
+    const six = await button(6);
+    // The person's app in front: Finder, which every Mac runs.
+    execFileSync('open', ['-a', 'Finder']);
+    const front = await eventually(async () => {
+      const now = frontmostPid();
+      return now !== null && now !== pid ? now : undefined;
+    }, 10_000, 'Finder in front of Calculator');
+    const cursor = await human('cursor');
+    const result = await server.callOk('click', { pid, element_index: six.index, background: true });
+    assert.equal(result.structured.status, 'ok', result.text);
+    assert.equal(result.structured.background, true, result.text);
+    assert.equal(frontmostPid(), front, 'Calculator was not activated: the person\'s app is still in front');
+    assert.equal(await human('cursor'), cursor, 'the pointer did not move');
+    const now = await tree();
+    assert.ok(shows(now, '6'), `the display does not show 6 (${await evidence()}):\n${now.slice(0, 4000)}`);
   });
 });

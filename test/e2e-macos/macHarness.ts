@@ -59,7 +59,8 @@ export class McpSession {
     const artifacts = mkdtempSync(join(tmpdir(), 'tandem-e2e-mac-'));
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, 'mcp', '--direct'],
+      // Every profile's tools: the suite drives both families (the default profile has only one).
+      args: [CLI, 'mcp', '--direct', '--tools', 'all'],
       env: { ...(process.env as Record<string, string>), TANDEM_ARTIFACTS_DIR: artifacts, ...env },
       stderr: 'inherit',
     });
