@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { McpSession, stopApp, accessibilityUnavailable, axElements, contentOf, eventually, human, indexedTreeLines, readArtifact, treeLines, type TreeLine } from './macHarness.js';
@@ -138,19 +139,25 @@ describe('Calculator over MCP on macOS', { timeout: 180_000 }, () => {
   test("should press a digit in the background: Calculator stays behind the person's front app and the pointer stays", { skip }, async () => {
     await server.callOk('press_key_and_traverse', { pid, keyName: 'escape' });
     const six = await button(6);
-    // The person's app in front: Finder, which every Mac runs.
-    execFileSync('open', ['-a', 'Finder']);
-    const front = await eventually(async () => {
-      const now = frontmostPid();
-      return now !== null && now !== pid ? now : undefined;
-    }, 10_000, 'Finder in front of Calculator');
+    // The person's app in front: Finder, which every Mac runs, brought there by Tandem's own tool
+    // (since macOS 14 `open -a` from a background process may leave it behind).
+    execFileSync('open', [homedir()]); // a Finder window, so that Finder has one to bring forward
+    const finder = Number(/"pid"\s*=\s*(\d+)/.exec(execFileSync('lsappinfo', ['info', '-only', 'pid', '-app', 'com.apple.finder'], { encoding: 'utf8' }))?.[1]);
+    await server.callOk('bring_to_front', { pid: finder });
+    const front = await eventually(async () => (frontmostPid() === finder ? finder : undefined), 10_000, 'Finder in front of Calculator');
     const cursor = await human('cursor');
     const result = await server.callOk('click', { pid, element_index: six.index, background: true });
     assert.equal(result.structured.status, 'ok', result.text);
     assert.equal(result.structured.background, true, result.text);
+    // Had Calculator taken the front, Tandem would have put Finder back before answering: the
+    // answer's restore is the record of it.
+    assert.equal((result.structured.restore as { frontmost?: string }).frontmost, 'not-needed', `Calculator took the front during the call: ${result.text}`);
     assert.equal(frontmostPid(), front, 'Calculator was not activated: the person\'s app is still in front');
     assert.equal(await human('cursor'), cursor, 'the pointer did not move');
-    const now = await tree();
-    assert.ok(shows(now, '6'), `the display does not show 6 (${await evidence()}):\n${now.slice(0, 4000)}`);
+    const now = await eventually(async () => {
+      const read = await tree();
+      return shows(read, '6') ? read : undefined;
+    }, 5_000, `the display to show 6 (${await evidence()})`);
+    assert.ok(shows(now, '6'));
   });
 });
