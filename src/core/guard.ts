@@ -89,6 +89,11 @@ export class GuardSession {
     if (Date.now() >= this.watchdogDeadline) this.fireWatchdog();
   }
 
+  /** Fires the watchdog now: the call's own deadline (a background call's) has passed. */
+  fireWatchdogNow(): void {
+    this.fireWatchdog();
+  }
+
   /** @internal used by GuardPolicy.linger: milliseconds left before the watchdog, and its timer stopped. */
   stopWatchdog(): number {
     clearTimeout(this.watchdog);

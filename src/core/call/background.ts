@@ -4,7 +4,7 @@
 // their keyboard, pointer and front window. A step that needs real input is refused before
 // anything is done: it is never moved to the foreground behind the caller's back.
 
-import { confirmBeforePress, isAskingPerson } from './confirmPress.js';
+import { confirmBeforePress } from './confirmPress.js';
 import { TandemError } from '../errors.js';
 import type { ActRequest } from '../engineApi.js';
 import type { CallState } from './callState.js';
@@ -104,14 +104,15 @@ export async function runBackgroundStep(state: CallState, step: Step, index: num
 export function startBackgroundWatchdog(state: CallState): () => void {
   const ms = state.options.watchdogMs;
   const timer = setTimeout(() => {
+    // Waiting for the person's word under a guard of its own: that guard's watchdog answers, as
+    // their silence (a refusal, not a slow action).
+    if (state.questionGuard) {
+      state.questionGuard.fireWatchdogNow();
+      return;
+    }
     const seconds = Math.round(ms / 100) / 10;
     state.log(`watchdog: ${seconds} s passed, stopping the background call`);
-    // Waiting for the person's word, the watchdog is their silence: a refusal, not a slow action.
-    state.abort.abort(
-      isAskingPerson(state)
-        ? new TandemError('declined', `The person did not answer within the ${seconds} s watchdog, so nothing was pressed.`, { reason: 'watchdog' })
-        : new TandemError('watchdog', `The ${seconds} s watchdog fired: the background action took too long, so Tandem stopped it.`),
-    );
+    state.abort.abort(new TandemError('watchdog', `The ${seconds} s watchdog fired: the background action took too long, so Tandem stopped it.`));
   }, ms);
   return () => clearTimeout(timer);
 }

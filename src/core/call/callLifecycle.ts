@@ -23,7 +23,6 @@ import type { ActRequest } from '../engineApi.js';
 import { TandemError, toTandemError } from '../errors.js';
 import { abortReason, type GuardReleaseReason } from '../guard.js';
 import { DEFAULT_PACING } from '../input/inputPacing.js';
-import { overlayText } from '../overlay/overlayText.js';
 import { createProgress, throwIfAborted } from '../progress.js';
 import { describeStep, redactStep, secureForEvents } from '../tree/redact.js';
 import type { CallResult, CallStatus } from './result.js';
@@ -33,6 +32,7 @@ import { stepVerb } from './steps.js';
 import { captureScreenshot, checkHandoff, readAfter, readAfterFailure, readHandoffTree } from './afterAction.js';
 import { CallState, type CallInfo, type TransactionDeps, type UnframedResult } from './callState.js';
 import { prepare } from './prepare.js';
+import { engageCallGuard } from './callGuard.js';
 import { revisionFacts } from '../revisions/callRevisions.js';
 import { buildResult } from './resultBuilder.js';
 import { handedOutTree, reindexCandidates } from './indexesHandedOut.js';
@@ -145,13 +145,7 @@ async function guarded(state: CallState): Promise<TandemError | null> {
 
 /** The foreground's start: the guard holds the person's input, the target comes to the front. */
 async function engageGuardAndActivate(state: CallState): Promise<void> {
-  const label = overlayText(stepVerb(state.steps[0]), state.appName);
-  state.session = await state.deps.guard.engage(state.progress, {
-    onEngaged: () => state.record.emit('guard-engaged', { callId: state.callId, tool: state.request.tool, label, verb: stepVerb(state.steps[0]), app: state.appName }),
-    onReleased: (reason) => state.record.emit('guard-released', { callId: state.callId, reason }),
-    log: state.log,
-  }, state.options.watchdogMs);
-  const session = state.session;
+  const session = (state.session = await engageCallGuard(state, stepVerb(state.steps[0])));
   if (session.signal.aborted) state.abort.abort(session.signal.reason);
   else session.signal.addEventListener('abort', () => state.abort.abort(session.signal.reason), { once: true });
 

@@ -90,6 +90,8 @@ export class CallState {
   readonly confirmations: Confirmation[] = [];
   readonly abort = new AbortController();
   session: GuardSession | null = null;
+  /** The guard engaged just for a question in a call that holds none (confirmPress.ts), while it waits. */
+  questionGuard: GuardSession | null = null;
   progress!: Progress;
   /**
    * What must be put back whatever happens (the person's cursor and frontmost app), registered

@@ -7,19 +7,11 @@
 import { formatElementLabel } from '../tree/treeFormat.js';
 import { confirmEntryFor } from '../confirm/confirmMatch.js';
 import { TandemError, isTandemError } from '../errors.js';
-import type { GuardSession, PersonAnswer } from '../guard.js';
+import type { PersonAnswer } from '../guard.js';
 import type { ElementNode } from '../model.js';
-import { overlayText } from '../overlay/overlayText.js';
+import { engageCallGuard } from './callGuard.js';
 import type { CallState } from './callState.js';
 import type { Confirmation } from './result.js';
-
-/** Calls waiting for the person's word right now. */
-const asking = new WeakSet<CallState>();
-
-/** Whether the call is waiting for the person's Enter or Esc (its watchdog then means "no answer", a refusal). */
-export function isAskingPerson(state: CallState): boolean {
-  return asking.has(state);
-}
 
 /** Whether a press of `element` needs the person's word under the call's settings. */
 export function needsConfirmation(state: CallState, element: ElementNode | null): element is ElementNode {
@@ -34,11 +26,12 @@ export function needsConfirmation(state: CallState, element: ElementNode | null)
 export async function confirmBeforePress(state: CallState, stepIndex: number, element: ElementNode | null): Promise<void> {
   if (!needsConfirmation(state, element)) return;
   const label = formatElementLabel(element);
-  const own = state.session && !state.session.released ? null : await engageForQuestion(state);
+  const own = state.session && !state.session.released ? null : await engageCallGuard(state, 'Asking');
   const session = own ?? state.session!;
   // Waiting before announcing: an Enter the instant the question shows must answer it.
   const answering = state.step(session.askPerson());
-  asking.add(state);
+  // A background call's own watchdog ends the question through this guard (background.ts).
+  state.questionGuard = own;
   state.record.emit('confirm-asked', { callId: state.callId, step: stepIndex, element: element.text, role: element.role, app: state.appName });
   state.log(`waiting for the person's Enter or Esc before pressing ${label}`);
   let answer: PersonAnswer;
@@ -51,7 +44,7 @@ export async function confirmBeforePress(state: CallState, stepIndex: number, el
     }
     answer = 'watchdog';
   } finally {
-    asking.delete(state);
+    state.questionGuard = null;
   }
   const confirmation: Confirmation = { step: stepIndex, element: label, allowed: answer === 'enter', by: answer };
   state.confirmations.push(confirmation);
@@ -64,19 +57,5 @@ export async function confirmBeforePress(state: CallState, stepIndex: number, el
       ? `The person refused to press ${label} in ${state.appName} (Esc): nothing was pressed.`
       : `The person did not answer before the watchdog whether to press ${label} in ${state.appName}: nothing was pressed.`,
     { reason: answer === 'esc' ? 'esc' : 'watchdog', element: label, step: stepIndex },
-  );
-}
-
-/** A guard just for the question, for a call that holds none; announced like any guard (overlay up, then down). */
-async function engageForQuestion(state: CallState): Promise<GuardSession> {
-  const verb = 'Asking';
-  return state.deps.guard.engage(
-    state.progress,
-    {
-      onEngaged: () => state.record.emit('guard-engaged', { callId: state.callId, tool: state.request.tool, label: overlayText(verb, state.appName), verb, app: state.appName }),
-      onReleased: (reason) => state.record.emit('guard-released', { callId: state.callId, reason }),
-      log: state.log,
-    },
-    state.options.watchdogMs,
   );
 }
