@@ -6,7 +6,7 @@ import { refind, staleIndexError } from '../tree/elementIndex.js';
 import { TandemError } from '../errors.js';
 import type { ElementNode } from '../model.js';
 import { chooseElement, refuseBlocked, type ElementPurpose } from '../tree/query.js';
-import { movesFocus } from '../tree/redact.js';
+import { lastFocusMover } from '../tree/redact.js';
 import type { ChoiceCandidate } from './result.js';
 import type { ClickTarget, ElementQuery, Step } from './steps.js';
 import { formatElementLabel } from '../tree/treeFormat.js';
@@ -88,13 +88,7 @@ export function choose(state: CallState, elements: readonly ElementNode[], query
 export async function isSecureDestination(state: CallState, index: number): Promise<boolean> {
   const predicted = state.destinations.get(index);
   if (predicted === 'secure') return true;
-  let mover = -1;
-  for (let j = index - 1; j >= 0; j--) {
-    if (movesFocus(state.steps[j])) {
-      mover = j;
-      break;
-    }
-  }
+  const mover = lastFocusMover(state.steps, index);
   if (mover >= 0 && state.steps[mover].kind === 'click') {
     if (state.lastClickTarget) return state.lastClickTarget.secure;
     return predicted !== 'plain';

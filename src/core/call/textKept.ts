@@ -5,7 +5,7 @@
 // - the text sent is not in it at all: the keys went elsewhere, the app dropped or transformed
 //   them. An answer must not read as if the text had arrived when the field does not show it.
 
-import type { TreeSnapshot } from '../model.js';
+import type { ElementNode, TreeSnapshot } from '../model.js';
 import { refind } from '../tree/elementIndex.js';
 import { displayValue } from '../tree/treeFormat.js';
 import type { CallState } from './callState.js';
@@ -23,17 +23,20 @@ export function noteKeptText(state: CallState, after: TreeSnapshot): void {
     // Only where both values are known, the text is there, and something else is there too
     // (a replacement leaves nothing else by design).
     if (!entry.replaced && had && holds !== undefined && holds !== step.text && holds.includes(step.text)) entry.keptOtherText = true;
-    // Only where the value after is known whole (a secure field's never is, a cut one is not).
-    if (now && holds !== undefined && !now.valueTruncated && !holds.includes(step.text)) entry.textMissing = true;
+    if (lacksText(now, step.text)) entry.textMissing = true;
   }
   for (const typed of state.keysTypedAt) {
     const step = state.steps[typed.step];
     const before = state.candidateNodes.get(typed.element);
     if (step?.kind !== 'type' || !before || laterStepsAct(state, typed.step)) continue;
-    const now = refind(after.elements, before);
-    const holds = now ? displayValue(now) : undefined;
-    if (now && holds !== undefined && !now.valueTruncated && !holds.includes(step.text)) state.keysNotShown.push(typed);
+    if (lacksText(refind(after.elements, before), step.text)) state.keysNotShown.push(typed);
   }
+}
+
+/** The field after the call does not hold `text` — judged only where its value is known whole (a secure field's never is, a cut one is not). */
+function lacksText(now: ElementNode | null, text: string): boolean {
+  const holds = now ? displayValue(now) : undefined;
+  return !!now && holds !== undefined && !now.valueTruncated && !holds.includes(text);
 }
 
 function laterStepsAct(state: CallState, index: number): boolean {

@@ -21,6 +21,12 @@ export function movesFocus(step: Step): boolean {
   return step.kind === 'click' || step.kind === 'drag' || step.kind === 'press' || step.kind === 'element-action' || step.kind === 'set-value' || step.kind === 'set-selected';
 }
 
+/** The last step before `index` that may move the focus (where typing at `index` goes), or -1. */
+export function lastFocusMover(steps: readonly Step[], index: number): number {
+  for (let j = index - 1; j >= 0; j--) if (movesFocus(steps[j])) return j;
+  return -1;
+}
+
 /**
  * Predicts, from the tree before the call, where each type/set-value step's text goes. A type
  * step goes to the element the nearest preceding click targeted, else (no focus-moving step
@@ -42,13 +48,7 @@ export function predictDestinations(
       return;
     }
     if (step.kind !== 'type' && step.kind !== 'type-text') return;
-    let mover = -1;
-    for (let j = index - 1; j >= 0; j--) {
-      if (movesFocus(steps[j])) {
-        mover = j;
-        break;
-      }
-    }
+    const mover = lastFocusMover(steps, index);
     if (mover < 0) {
       // No element shows the focus: the keys may well land in a password field.
       result.set(index, focused ? (focused.secure ? 'secure' : 'plain') : 'unknown');

@@ -1,10 +1,9 @@
 // Text typed as paced keys at the keyboard focus, hidden in the answer when it goes into a secure field.
 
-import { shownText } from '../../tree/redact.js';
+import { lastFocusMover, shownText } from '../../tree/redact.js';
 import type { TypeStep } from '../steps.js';
 import type { CallState } from '../callState.js';
 import { candidateOf, isSecureDestination } from '../stepTargets.js';
-import { movesFocus } from '../../tree/redact.js';
 import type { StepDone } from '../stepsDone.js';
 import type { ElementNode } from '../../model.js';
 
@@ -25,11 +24,7 @@ export async function runTypeStep(state: CallState, step: TypeStep, index: numbe
 
 /** The element a click of this call focused last before step `index`, when it holds text. */
 function clickedField(state: CallState, index: number): ElementNode | null {
-  for (let j = index - 1; j >= 0; j--) {
-    const earlier = state.steps[j];
-    if (!movesFocus(earlier)) continue;
-    const target = earlier.kind === 'click' ? state.lastClickTarget : null;
-    return target && target.value !== undefined && !target.secure ? target : null;
-  }
-  return null;
+  const mover = lastFocusMover(state.steps, index);
+  const target = mover >= 0 && state.steps[mover].kind === 'click' ? state.lastClickTarget : null;
+  return target && target.value !== undefined && !target.secure ? target : null;
 }
