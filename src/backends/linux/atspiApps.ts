@@ -8,6 +8,7 @@ import type { RunningApp } from '../../core/model.js';
 import { withTimeout, type Progress } from '../../core/progress.js';
 import { IFACE, REGISTRY_BUS_NAME, ROOT_PATH, type ObjectRef } from '../../../native/linux/atspiProtocol.js';
 import type { AtspiBus } from './atspiBus.js';
+import { parseProcessState } from './procSignals.js';
 
 /** An app as the accessibility bus knows it. */
 export interface AtspiApp extends RunningApp {
@@ -92,15 +93,13 @@ export class AtspiApps {
 }
 
 /**
- * The process exists and is not a zombie (/proc/<pid>/stat's state field). Read synchronously: a
+ * The process exists and has not exited (procSignals.ts reads the state). Read synchronously: a
  * few microseconds for a /proc file, where the promise version's open/fstat/read/close through
  * the thread pool cost a third of a millisecond on every snapshot.
  */
 export function processRunning(pid: number): boolean {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
+    return parseProcessState(readFileSync(`/proc/${pid}/stat`, 'utf8')).running;
   } catch {
     return false;
   }

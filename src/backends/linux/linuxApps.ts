@@ -16,6 +16,7 @@ import type { AtspiApp, AtspiApps } from './atspiApps.js';
 import type { AtspiBus } from './atspiBus.js';
 import { accessibleLaunchArgv, accessibleLaunchEnv } from './appLaunchAccessibility.js';
 import { runningInstances } from './procLaunches.js';
+import { processState } from './procSignals.js';
 
 /** Office suites and browsers can take several seconds to their first window on a loaded machine. */
 export const DEFAULT_OPEN_TIMEOUT_MS = 20_000;
@@ -286,14 +287,7 @@ export function isInstanceOf(app: { name: string; id?: string }, target: LaunchT
 }
 
 async function parentPid(pid: number): Promise<number | null> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may contain spaces and parentheses: parse after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[1]);
-  } catch {
-    return null;
-  }
+  return (await processState(pid)).parentPid;
 }
 
 /** Whether pid is `ancestor` or one of its descendants (a wrapper script's child). */
