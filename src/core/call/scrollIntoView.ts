@@ -8,6 +8,7 @@
 import type { ScrolledInto } from './stepsDone.js';
 import type { Desktop, SnapshotLimits } from '../desktop.js';
 import { refind } from '../tree/elementIndex.js';
+import { rectContains } from '../tree/windowChoice.js';
 import { TandemError } from '../errors.js';
 import type { ElementNode, Point, Rect, TreeSnapshot } from '../model.js';
 import type { Progress } from '../progress.js';
@@ -49,10 +50,6 @@ export function centreOf(rect: Rect): Point {
   return { x: Math.round(rect.x + rect.width / 2), y: Math.round(rect.y + rect.height / 2) };
 }
 
-function contains(rect: Rect, point: Point): boolean {
-  return point.x >= rect.x && point.x < rect.x + rect.width && point.y >= rect.y && point.y < rect.y + rect.height;
-}
-
 /** How far `point` lies outside `rect` along one axis (0 inside; negative before, positive after). */
 function overshoot(value: number, start: number, size: number): number {
   if (value < start) return value - start;
@@ -83,7 +80,7 @@ async function windowRect(ctx: ScrollIntoViewContext, snapshot: TreeSnapshot, ta
   const element = target.element;
   const own = element?.windowId !== undefined ? windows.find((w) => w.windowId === element.windowId) : undefined;
   if (own?.bounds) return own.bounds;
-  const underPoint = windows.find((w) => contains(w.bounds!, target.point));
+  const underPoint = windows.find((w) => rectContains(w.bounds, target.point));
   if (underPoint?.bounds) return underPoint.bounds;
   if (windows[0]?.bounds) return windows[0].bounds;
   const treeWindow = snapshot.elements.find((el) => /window|frame|dialog/i.test(el.role) && el.bounds && el.visible);
@@ -155,7 +152,7 @@ function direction(dx: number, dy: number): string {
  */
 export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeSnapshot, target: ScrollTarget): Promise<ScrollOutcome> {
   const viewport = await windowRect(ctx, snapshot, target);
-  const pointOutside = viewport !== null && !contains(viewport, target.point);
+  const pointOutside = viewport !== null && !rectContains(viewport, target.point);
   // Covered by another window is in view all the same: the check before the press names that window.
   if (!pointOutside && (!target.element || target.element.visible || target.element.coveredBy !== undefined)) {
     return { point: target.point, element: target.element, snapshot, lines: 0 };

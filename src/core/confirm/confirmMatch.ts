@@ -9,6 +9,7 @@
 // promise of what the press does.
 
 import type { ElementNode, Point } from '../model.js';
+import { elementAtPoint } from '../tree/query.js';
 
 /** The default list: the presses a person most often wants to be asked about. */
 export const DEFAULT_CONFIRM_BEFORE: readonly string[] = Object.freeze([
@@ -63,28 +64,12 @@ export function confirmEntryFor(name: string | undefined, list: readonly string[
   return list.find((entry) => nameMatchesEntry(name, entry)) ?? null;
 }
 
-function contains(element: ElementNode, point: Point): boolean {
-  const b = element.bounds;
-  return !!b && b.width > 0 && b.height > 0 && point.x >= b.x && point.x < b.x + b.width && point.y >= b.y && point.y < b.y + b.height;
-}
-
 /**
- * The element a press at `point` would press, when its name needs the person's word: among the
- * elements containing the point whose name matches, the topmost — visible before hidden, then
- * the smallest, then the deepest (a label inside a "Delete" button, or the button around an
- * unnamed icon, both lead to the button). Null when no matching element contains the point.
+ * The element a press at `point` would press, when its name needs the person's word: the one
+ * elementAtPoint picks among the matching elements containing the point (a label inside a
+ * "Delete" button, or the button around an unnamed icon, both lead to the button). Null when no
+ * matching element contains the point.
  */
 export function confirmTargetAtPoint(elements: readonly ElementNode[], point: Point, list: readonly string[]): ElementNode | null {
-  let best: ElementNode | null = null;
-  for (const element of elements) {
-    if (!contains(element, point) || !confirmEntryFor(element.text, list)) continue;
-    if (best) {
-      if (best.visible && !element.visible) continue;
-      const area = element.bounds!.width * element.bounds!.height;
-      const bestArea = best.bounds!.width * best.bounds!.height;
-      if (best.visible === element.visible && (area > bestArea || (area === bestArea && element.depth < best.depth))) continue;
-    }
-    best = element;
-  }
-  return best;
+  return elementAtPoint(elements, point, (element) => confirmEntryFor(element.text, list) !== null);
 }

@@ -68,10 +68,6 @@ export class RevisionStore {
     return then ? diffTrees(then, now) : null;
   }
 
-  forget(pid: number): void {
-    this.byPid.delete(pid);
-  }
-
   private trim(kept: Revision[]): void {
     while (kept.length > KEPT_REVISIONS) kept.shift();
     let elements = kept.reduce((sum, kept) => sum + kept.elements.length, 0);

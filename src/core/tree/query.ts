@@ -19,6 +19,7 @@ import type { ElementNode, Point } from '../model.js';
 import type { ElementQuery } from '../call/steps.js';
 import { MAX_TEXT_CHARS, displayText, displayValue, formatElementLabel, formatElementLine, formatIndexedLine } from './treeFormat.js';
 import { topLevelOf } from './windowFacts.js';
+import { rectContains } from './windowChoice.js';
 
 const DEFAULT_CANDIDATES = 5;
 
@@ -388,18 +389,15 @@ export function closestCandidates(elements: readonly ElementNode[], query: Eleme
 
 // — hit testing —
 
-function contains(el: ElementNode, point: Point): boolean {
-  const b = el.bounds;
-  if (!b || b.width <= 0 || b.height <= 0) return false;
-  return point.x >= b.x && point.x < b.x + b.width && point.y >= b.y && point.y < b.y + b.height;
-}
-
-/** The innermost element under `point`: visible first, then smallest area, then deepest, then last in document order. */
-export function elementAtPoint(elements: readonly ElementNode[], point: Point): ElementNode | null {
+/**
+ * The innermost element under `point`: visible first, then smallest area, then deepest, then
+ * last in document order — among the elements `accept` takes (all by default).
+ */
+export function elementAtPoint(elements: readonly ElementNode[], point: Point, accept: (el: ElementNode) => boolean = () => true): ElementNode | null {
   let best: ElementNode | null = null;
   let bestArea = Infinity;
   for (const el of elements) {
-    if (!contains(el, point)) continue;
+    if (!rectContains(el.bounds, point) || !accept(el)) continue;
     const area = el.bounds!.width * el.bounds!.height;
     if (best) {
       if (best.visible && !el.visible) continue;

@@ -3,7 +3,7 @@
 // part of the app's tree is that window.
 
 import { TandemError } from '../errors.js';
-import type { ElementNode, Rect, TreeSnapshot, WindowInfo } from '../model.js';
+import type { ElementNode, Point, Rect, TreeSnapshot, WindowInfo } from '../model.js';
 
 /** Frontmost first; windows whose place in the stack is unknown last, in the order listed (the sort is stable). */
 export function frontmostFirst(windows: readonly WindowInfo[]): WindowInfo[] {
@@ -30,6 +30,11 @@ export function requireWindow(windows: readonly WindowInfo[], pid: number, windo
   if (window) return window;
   const own = frontmostFirst(windows.filter((w) => w.pid === pid));
   throw new TandemError('not-found', `pid ${pid} has no window ${windowId}.`, { reason: 'no-window', pid, windowId, windows: own.map((w) => ({ windowId: w.windowId, title: w.title })) });
+}
+
+/** Whether `point` lies in `rect` (right and bottom edges excluded; an empty or absent rect holds nothing). */
+export function rectContains(rect: Rect | null | undefined, point: Point): boolean {
+  return !!rect && point.x >= rect.x && point.x < rect.x + rect.width && point.y >= rect.y && point.y < rect.y + rect.height;
 }
 
 /** Intersection over union of two rectangles: 1 for the same one, 0 when apart. */

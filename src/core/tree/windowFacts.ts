@@ -9,7 +9,7 @@
 // tooltip) is only clipped to the screens.
 
 import type { Display, ElementNode, Point, Rect, TreeSnapshot, WindowInfo } from '../model.js';
-import { overlap } from './windowChoice.js';
+import { overlap, rectContains } from './windowChoice.js';
 
 /** Roles of top-level windows a modal dialog blocks; popups (role Window: menus, tooltips, combo lists) are the dialog's own. */
 const BLOCKABLE_ROLES: ReadonlySet<string> = new Set(['Frame', 'Dialog', 'FileChooser', 'Alert']);
@@ -19,10 +19,6 @@ const MIN_FRAME_OVERLAP = 0.5;
 
 function centreOf(rect: Rect): Point {
   return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
-}
-
-function inside(rect: Rect | null, point: Point): boolean {
-  return rect !== null && rect.width > 0 && rect.height > 0 && point.x >= rect.x && point.x < rect.x + rect.width && point.y >= rect.y && point.y < rect.y + rect.height;
 }
 
 /** Whether the tree's root is the application holding its windows (AT-SPI, AX), not a window itself. */
@@ -74,7 +70,7 @@ export function windowAbove(windows: readonly WindowInfo[], own: WindowInfo, poi
   let top: WindowInfo | undefined;
   for (const window of windows) {
     if (window.windowId === own.windowId || window.onScreen === false || window.zOrder === undefined || window.zOrder >= own.zOrder) continue;
-    if (!inside(window.bounds, point)) continue;
+    if (!rectContains(window.bounds, point)) continue;
     if (!top || window.zOrder < top.zOrder!) top = window;
   }
   return top;
@@ -136,9 +132,9 @@ export function applyWindowFacts(snapshot: TreeSnapshot, windows: readonly Windo
 
 /** Whether a person could see `point` of an element in `window`: on a screen, inside its window, under no other window (else which covers it). */
 function seen(point: Point, window: WindowInfo | undefined, windows: readonly WindowInfo[], displays: readonly Display[]): { visible: boolean; coveredBy?: number } {
-  if (displays.length > 0 && !displays.some((display) => inside(display.bounds, point))) return { visible: false };
+  if (displays.length > 0 && !displays.some((display) => rectContains(display.bounds, point))) return { visible: false };
   if (!window) return { visible: true };
-  if (window.bounds && !inside(window.bounds, point)) return { visible: false };
+  if (window.bounds && !rectContains(window.bounds, point)) return { visible: false };
   const above = windowAbove(windows, window, point);
   return above ? { visible: false, coveredBy: above.windowId } : { visible: true };
 }
