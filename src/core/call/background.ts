@@ -4,14 +4,12 @@
 // their keyboard, pointer and front window. A step that needs real input is refused before
 // anything is done: it is never moved to the foreground behind the caller's back.
 
-import { confirmBeforePress } from './confirmPress.js';
 import { TandemError } from '../errors.js';
 import type { ActRequest } from '../engineApi.js';
 import type { CallState } from './callState.js';
 import { runStep } from './stepRunners/runStep.js';
 import { runTypeTextStep } from './stepRunners/typeTextStep.js';
-import { locate } from './stepTargets.js';
-import { formatElementLabel } from '../tree/treeFormat.js';
+import { runElementActionStep } from './stepRunners/elementSteps.js';
 import type { Step } from './steps.js';
 import type { StepDone } from './stepsDone.js';
 
@@ -84,15 +82,9 @@ export function chooseBackground(request: Pick<ActRequest, 'background'>, steps:
  * send input.
  */
 export async function runBackgroundStep(state: CallState, step: Step, index: number): Promise<StepDone> {
-  if (step.kind === 'click' && 'query' in step.target) {
-    const element = await locate(state, step.target.query, index);
-    // A press on the person's confirm_before list waits for their word here too (the guard is
-    // engaged just for the question).
-    await confirmBeforePress(state, index, element);
-    await state.desktop.performAction({ element, action: 'press' }, state.progress);
-    state.treeIsStale = true;
-    return { kind: 'element-action', action: 'press', element: formatElementLabel(element) };
-  }
+  // The element's press as an element-action step runs it: a press on the person's
+  // confirm_before list waits for their word there too (the guard engaged just for the question).
+  if (step.kind === 'click' && 'query' in step.target) return runElementActionStep(state, { kind: 'element-action', query: step.target.query, action: 'press' }, index);
   if (step.kind === 'type-text') return runTypeTextStep(state, { ...step, mode: 'insert' }, index);
   return runStep(state, step, index);
 }
