@@ -262,6 +262,7 @@ export const CGEventField = {
   mouseEventClickState: 1,
   keyboardEventAutorepeat: 8,
   keyboardEventKeycode: 9,
+  eventSourceUnixProcessID: 41,
   eventSourceUserData: 42,
   eventSourceStateID: 45,
 } as const;

@@ -57,7 +57,8 @@ export interface GuardListener {
   onEscape(): void;
   /**
    * Plain Return or keypad Enter (no modifiers) pressed on a human device: the person's yes to
-   * a question the overlay asks. Never called for synthetic input. Without it, Enter counts as
+   * a question the overlay asks. Never called for input another program posts (as far as the OS
+   * tells them apart: a virtual keyboard driver passes as a device). Without it, Enter counts as
    * other human input.
    */
   onEnter?(): void;

@@ -54,7 +54,7 @@ describe('macOS: the person\'s word before a background press', () => {
   it('should press Send on the person\'s Return from the keyboard, without activating the app or posting an event', async () => {
     const { fake, engine, activations, close: done } = await setup(30_000);
     close = done;
-    engine.on('confirm-asked', () => fake.humanKey(KEYCODE_RETURN));
+    engine.on('confirm-asked', () => fake.humanKey(KEYCODE_RETURN, 0n, '\r'));
     const result = await engine.act(pressSend);
     assert.equal(result.status, 'ok', JSON.stringify(result.error));
     assert.deepEqual(fake.performed.map((p) => `${p.action} ${p.element.title}`), ['AXPress Send']);

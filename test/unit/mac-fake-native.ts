@@ -518,7 +518,7 @@ export class FakeMacNative implements MacNative {
 
   /** A person's key (no marker), posted like hardware input (kCGEventSourceStateID 45 = HID system state): through the tap, then to the focused app. */
   humanKey(keycode: number, flags = 0n, unicode?: string): void {
-    for (const keyDown of [true, false]) this.route({ type: keyDown ? 10 : 11, keyDown, keycode, flags, fields: new Map([[45, 1n]]), unicode, tapLocation: 0 });
+    for (const keyDown of [true, false]) this.route({ type: keyDown ? 10 : 11, keyDown, keycode, flags, fields: new Map([[45, 1n], [41, 0n]]), unicode, tapLocation: 0 });
   }
 
   /**

@@ -5,15 +5,15 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { engageTapGuard, type EngagedTapGuard, type TapGuardOptions } from '../../src/backends/macos/cgEventTapGuard.js';
 import { TapThreadHost } from '../../src/backends/macos/cgEventTapHost.js';
-import { decideTapEvent, HID_SYSTEM_SOURCE_STATE, TANDEM_EVENT_MARKER } from '../../src/backends/macos/cgEventTapPolicy.js';
+import { decideTapEvent, HARDWARE_SOURCE_PID, HID_SYSTEM_SOURCE_STATE, TANDEM_EVENT_MARKER } from '../../src/backends/macos/cgEventTapPolicy.js';
 import { createProgress } from '../../src/core/progress.js';
 import { FakeMacNative } from './mac-fake-native.js';
 import { FakeTapWorker } from './mac-fake-tap-worker.js';
 
 type TapFn = (proxy: bigint | null, type: number, event: bigint | null, info: bigint | null) => bigint | null;
 
-/** A key from the keyboard itself: kCGEventSourceStateID is kCGEventSourceStateHIDSystemState (1). */
-const human = { keycode: 0, flags: 0n, userData: 0n, sourceStateId: HID_SYSTEM_SOURCE_STATE };
+/** A key from the keyboard itself: kCGEventSourceStateID is kCGEventSourceStateHIDSystemState (1), and no process posted it (kCGEventSourceUnixProcessID 0). */
+const human = { keycode: 0, flags: 0n, userData: 0n, sourceStateId: HID_SYSTEM_SOURCE_STATE, sourcePid: HARDWARE_SOURCE_PID };
 const KEY_DOWN = 10;
 const KEY_UP = 11;
 const FAST: TapGuardOptions = { heartbeatTimeoutMs: 5_000, maxLifetimeMs: 60_000, heartbeatEveryMs: 20, startTimeoutMs: 2_000, releaseAckMs: 150 };
@@ -49,6 +49,8 @@ describe('macOS guard: the person\'s Enter', () => {
     assert.equal(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x24, sourceStateId: 0n }).action, 'swallow');
     assert.equal(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x4c, sourceStateId: 0x1234n }).action, 'swallow');
     assert.equal(decideTapEvent({ type: KEY_DOWN, keycode: 0x24, flags: 0n, userData: 0n }).action, 'swallow', 'no source state read: no answer');
+    // A posting program that made its source on the HID system state table still names itself as the poster.
+    assert.equal(decideTapEvent({ ...human, type: KEY_DOWN, keycode: 0x24, sourcePid: 4242n }).action, 'swallow', "a key-posting tool's Return on the HID state table");
   });
 
   it('should swallow the person\'s Enter and report it to the listener, and a synthetic one not at all', async () => {
@@ -69,8 +71,11 @@ describe('macOS guard: the person\'s Enter', () => {
     };
     const posted = event([[45, 0n]]);
     assert.equal(callback(null, KEY_DOWN, posted, null), null, "another process's Return is held back");
-    assert.equal(callback(null, KEY_DOWN, event([[45, 1n], [8, 1n]]), null), null, 'a repeat is held back');
-    assert.equal(callback(null, KEY_DOWN, event([[45, 1n]]), null), null, 'the Enter is held back');
+    assert.equal(callback(null, KEY_DOWN, event([[45, 1n], [41, 4242n]]), null), null, "a posting tool's Return on the HID state table is held back");
+    assert.equal(callback(null, KEY_DOWN, event([[45, 1n], [41, 0n], [8, 1n]]), null), null, 'a repeat is held back');
+    assert.equal(callback(null, KEY_DOWN, event([[45, 1n], [41, 0n]]), null), null, 'the Enter is held back');
+    const release = fake.makeEvent({ type: KEY_UP, keycode: 0x24 });
+    assert.equal(callback(null, KEY_UP, release, null), null, "the answering key's release is held back too");
     const ours = fake.makeEvent({ type: KEY_DOWN, keycode: 0x24 });
     fake.cg.CGEventSetIntegerValueField(ours, 42, TANDEM_EVENT_MARKER);
     assert.equal(callback(null, KEY_DOWN, ours, null), ours, "Tandem's own Return passes");
@@ -78,6 +83,6 @@ describe('macOS guard: the person\'s Enter', () => {
     while (enters.length === 0 && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 30));
     assert.deepEqual(enters, [1], 'one Enter, the person\'s');
-    assert.deepEqual(keys, ['key', 'key'], 'the posted Return and the repeat were held back as keys, not answers');
+    assert.deepEqual(keys, ['key', 'key', 'key'], "the posted Returns and the repeat were held back as keys, not answers; the answer's release is no other input");
   });
 });

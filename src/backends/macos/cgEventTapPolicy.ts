@@ -22,6 +22,12 @@ const ENTER_MODIFIER_MASK = CGEventFlag.shift | CGEventFlag.control | CGEventFla
  * state (combined session or private) and must not answer for the person.
  */
 export const HID_SYSTEM_SOURCE_STATE = 1n;
+/**
+ * kCGEventSourceUnixProcessID of the keyboard's own events: no process posted them. A program
+ * allowed to post events may also create its source on the HID system state table (key-posting
+ * tools do), but its events still name it as their poster, so the state alone is no proof.
+ */
+export const HARDWARE_SOURCE_PID = 0n;
 
 const KEY_EVENTS = new Set<number>([CGEventType.keyDown, CGEventType.keyUp, CGEventType.flagsChanged]);
 const POINTER_EVENTS = new Set<number>([
@@ -69,6 +75,8 @@ export interface TapEventFacts {
   autorepeat?: boolean;
   /** kCGEventSourceStateID (key downs only): HID_SYSTEM_SOURCE_STATE for the keyboard's own events. */
   sourceStateId?: bigint;
+  /** kCGEventSourceUnixProcessID (key downs only): HARDWARE_SOURCE_PID for the keyboard's own events. */
+  sourcePid?: bigint;
 }
 
 export type TapDecision =
@@ -104,6 +112,7 @@ function isPersonsEnter(event: TapEventFacts): boolean {
     KEYCODES_ENTER.has(event.keycode) &&
     (event.flags & ENTER_MODIFIER_MASK) === 0n &&
     event.autorepeat !== true &&
-    event.sourceStateId === HID_SYSTEM_SOURCE_STATE
+    event.sourceStateId === HID_SYSTEM_SOURCE_STATE &&
+    event.sourcePid === HARDWARE_SOURCE_PID
   );
 }

@@ -58,6 +58,8 @@ export class EventTapSession {
   private reenableFailed = false;
   /** The callback threw (it passed that event and passes every one after): the next pump ends the session. */
   private callbackFailed = false;
+  /** The keycode of the last Enter that answered, until its key up is held back. */
+  private enterKeycode: number | null = null;
 
   constructor(
     private readonly native: MacNative,
@@ -136,9 +138,10 @@ export class EventTapSession {
       const { cg } = this.native;
       // Tap-disabled notices carry no real event: decide on the type alone, read no fields.
       const readable = event !== null && !TAP_DISABLED_TYPES.has(type);
+      const keycode = readable && (type === CGEventType.keyDown || type === CGEventType.keyUp) ? Number(cg.CGEventGetIntegerValueField(event, CGEventField.keyboardEventKeycode)) : -1;
       const decision = decideTapEvent({
         type,
-        keycode: readable && (type === CGEventType.keyDown || type === CGEventType.keyUp) ? Number(cg.CGEventGetIntegerValueField(event, CGEventField.keyboardEventKeycode)) : -1,
+        keycode,
         flags: readable ? cg.CGEventGetFlags(event) : 0n,
         userData: readable ? cg.CGEventGetIntegerValueField(event, CGEventField.eventSourceUserData) : 0n,
         // Whether a key down is a fresh press from the keyboard itself: only that may answer a question.
@@ -146,6 +149,7 @@ export class EventTapSession {
           ? {
               autorepeat: cg.CGEventGetIntegerValueField(event, CGEventField.keyboardEventAutorepeat) !== 0n,
               sourceStateId: cg.CGEventGetIntegerValueField(event, CGEventField.eventSourceStateID),
+              sourcePid: cg.CGEventGetIntegerValueField(event, CGEventField.eventSourceUnixProcessID),
             }
           : {}),
       }, this.options.marker);
@@ -173,8 +177,15 @@ export class EventTapSession {
           return null;
         case 'enter':
           this.send({ type: 'enter' });
+          this.enterKeycode = keycode;
           return null;
         case 'swallow':
+          // The release of the Enter that answered a question is part of that answer: held back,
+          // but not counted as the person's other input (which the next answer would report).
+          if (type === CGEventType.keyUp && keycode === this.enterKeycode) {
+            this.enterKeycode = null;
+            return null;
+          }
           this.send({ type: 'human', kind: decision.kind });
           return null;
       }
