@@ -42,11 +42,19 @@ export function roleName(role: number): string {
   return ROLE_NAMES[role] ?? 'unknown';
 }
 
+/** Role names already converted: a snapshot converts the same few dozen names hundreds of times. */
+const pascalRoles = new Map<string, string>();
+
 /** "push button" → "PushButton", "check-box" → "CheckBox". */
 export function toPascalRole(name: string): string {
-  const words = name.trim().split(/[\s_-]+/).filter((word) => word.length > 0);
-  if (words.length === 0) return 'Unknown';
-  return words.map((word) => word[0].toUpperCase() + word.slice(1).toLowerCase()).join('');
+  let pascal = pascalRoles.get(name);
+  if (pascal === undefined) {
+    const words = name.trim().split(/[\s_-]+/).filter((word) => word.length > 0);
+    pascal = words.length === 0 ? 'Unknown' : words.map((word) => word[0].toUpperCase() + word.slice(1).toLowerCase()).join('');
+    // Bounded: role names come from a fixed table, but a caller could pass anything.
+    if (pascalRoles.size < 512) pascalRoles.set(name, pascal);
+  }
+  return pascal;
 }
 
 /** Roles whose contents are text a person reads or types (the Text interface is read for them). */

@@ -31,6 +31,8 @@ interface Node {
   text?: string;
   labelledBy?: string;
   selectedChild?: string;
+  /** What GetActions answers (default: one click action). */
+  actions?: string[];
 }
 
 const SECRET = 'Tr0ub4dor-secret';
@@ -132,7 +134,7 @@ class RecordingBus {
       case `${IFACE.component}.GetExtents`:
         return [[10, 10, 100, 20]];
       case `${IFACE.action}.GetActions`:
-        return [[['click', '', '']]];
+        return [(node?.actions ?? ['click']).map((name) => [name, '', ''])];
       case `${IFACE.accessible}.GetRelationSet`:
         return [node?.labelledBy ? [[2, [[BUS, node.labelledBy]]]] : []];
       case `${IFACE.text}.GetText`: {
@@ -206,4 +208,23 @@ test('should not read the value of a field that is not on screen', async () => {
   const { bus, elements } = await snapshot();
   assert.ok(!bus.calls.some((call) => call.path === '/hidden' && call.member === 'GetText'));
   assert.equal(elements.find((el) => el.identity === `${BUS}/hidden`)?.value, undefined);
+});
+
+test('should ask an element for its actions until it offers one, then remember them', async () => {
+  const cell: Node = { path: '/cell', role: 'table cell', name: 'Andrea', ifaces: [IFACE.accessible, IFACE.component, IFACE.action], states: states(...ON_SCREEN) };
+  const icon: Node = { path: '/icon', role: 'icon', name: 'refresh', ifaces: [IFACE.accessible, IFACE.component, IFACE.action], states: states(...ON_SCREEN), actions: [] };
+  const list: Node = { path: ROOT, role: 'application', name: 'list', children: [{ path: '/frame', role: 'frame', name: 'List', states: states(...ON_SCREEN), children: [cell, icon] }] };
+  const bus = new RecordingBus(list);
+  const tree = new AtspiTree(bus as unknown as AtspiBus);
+  const read = async (): Promise<Awaited<ReturnType<AtspiTree['snapshot']>>['elements']> =>
+    (await tree.snapshot({ pid: 42, name: 'list', busName: BUS, rootPath: ROOT }, { maxDepth: 20, maxElements: 1000, maxMs: 5000 }, createProgress({ timeoutMs: 5000 }))).elements;
+  const asked = (path: string): number => bus.calls.filter((call) => call.path === path && call.member === 'GetActions').length;
+
+  const first = await read();
+  assert.deepEqual([first.find((el) => el.text === 'Andrea')?.actionable, first.find((el) => el.text === 'refresh')?.actionable], [true, false]);
+  icon.actions = ['activate'];
+  const second = await read();
+  assert.equal(asked('/cell'), 1, 'a cell seen offering actions is not asked again');
+  assert.equal(asked('/icon'), 2, 'one seen without any is asked each time');
+  assert.deepEqual([second.find((el) => el.text === 'Andrea')?.actionable, second.find((el) => el.text === 'refresh')?.actionable], [true, true]);
 });

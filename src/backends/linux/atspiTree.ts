@@ -16,6 +16,7 @@ import { STATE, hasState } from '../../../native/linux/atspiStates.js';
 import type { AtspiApp } from './atspiApps.js';
 import type { AtspiBus } from './atspiBus.js';
 import type { AtspiHandle } from './atspiHandle.js';
+import { AtspiObjectMemo } from './atspiObjectMemo.js';
 import {
   adoptShowingOrphans,
   applyLiveChildren,
@@ -41,11 +42,6 @@ export const VALUE_READ_CAP = LIMITS.readValueChars;
 export const MANAGED_CHILDREN_CAP = 1000;
 /** Nodes fetched one by one in a whole snapshot (walks of uncached subtrees). */
 export const LIVE_NODES_CAP = 4000;
-
-/** Objects whose role and interfaces are remembered, per app: beyond it the app's memo starts over. */
-export const FIXED_FACTS_CAP = 50_000;
-/** Apps whose memo is kept (the oldest is dropped first). */
-const FIXED_FACTS_APPS = 32;
 
 export type WindowOriginLookup = (pid: number, windowTitle: string) => Promise<Point | null>;
 
@@ -94,12 +90,10 @@ export class AtspiTree {
   private readonly toolkits = new Map<string, Promise<Toolkit>>();
   /** Apps (bus names) whose toolkit sets "showing" on windows only (GTK 4.8): see markShowingWhenVisible. */
   private readonly showingFromVisible = new Set<string>();
-  /**
-   * Role and interfaces of nodes read live, by bus name then path. Toolkits never give a path
-   * to a second object (at-spi2-atk numbers objects from a counter; a restarted app has a new
-   * bus name), so a later snapshot asks only for what can change: states and properties.
-   */
-  private readonly fixedFacts = new Map<string, Map<string, FixedFacts>>();
+  /** Role and interfaces of nodes read live: a later snapshot asks only for what can change, states and properties. */
+  private readonly fixedFacts = new AtspiObjectMemo<FixedFacts>();
+  /** Action names of elements seen offering some (see detailsOf). */
+  private readonly actionsOffered = new AtspiObjectMemo<string[]>();
 
   constructor(bus: AtspiBus, windowOrigin?: WindowOriginLookup) {
     this.bus = bus;
@@ -279,7 +273,7 @@ export class AtspiTree {
   private async fetchNode(app: AtspiApp, path: string, order: number, budget: Budget): Promise<RawNode | null> {
     const call = (member: string): Promise<unknown> =>
       this.bus.call({ destination: app.busName, path, interface: IFACE.accessible, member }, budget.progress, 'read an element').then((body) => body[0]);
-    const known = this.fixedFactsOf(app.busName).get(path);
+    const known = this.fixedFacts.get(app.busName, path);
     try {
       const [role, states, interfaces, properties] = await Promise.all([
         known ? known.role : call('GetRole'),
@@ -287,7 +281,7 @@ export class AtspiTree {
         known ? known.interfaces : call('GetInterfaces'),
         this.accessibleProperties(app, path, budget),
       ]);
-      if (!known) this.rememberFixedFacts(app.busName, path, { role: Number(role), interfaces: interfaces as string[] });
+      if (!known) this.fixedFacts.set(app.busName, path, { role: Number(role), interfaces: interfaces as string[] });
       const node: RawNode = {
         path,
         parentPath: null,
@@ -322,22 +316,6 @@ export class AtspiTree {
     const names = ['Name', 'Description', 'ChildCount'] as const;
     const values = await Promise.all(names.map((name) => this.bus.getProperty(app.busName, path, IFACE.accessible, name, budget.progress, 'read an element')));
     return Object.fromEntries(names.map((name, index) => [name, values[index]]));
-  }
-
-  private fixedFactsOf(busName: string): Map<string, FixedFacts> {
-    let facts = this.fixedFacts.get(busName);
-    if (!facts) {
-      if (this.fixedFacts.size >= FIXED_FACTS_APPS) this.fixedFacts.delete(this.fixedFacts.keys().next().value!);
-      facts = new Map();
-      this.fixedFacts.set(busName, facts);
-    }
-    return facts;
-  }
-
-  private rememberFixedFacts(busName: string, path: string, facts: FixedFacts): void {
-    const known = this.fixedFactsOf(busName);
-    if (known.size >= FIXED_FACTS_CAP) known.clear();
-    known.set(path, facts);
   }
 
   // — details: geometry, actions, text —
@@ -378,8 +356,20 @@ export class AtspiTree {
     // is actionable whatever they are, so its GetActions is skipped: ~65 of the ~330 requests a
     // GTK 3 app answers one at a time in a refresh of gtk3-widget-factory. element_action reads
     // the names itself when it acts.
+    // An element seen offering actions is not asked again: toolkits tie its actions to its kind
+    // (GTK's cells, entries and headers, a web page's links), so they last its life. One seen
+    // without any is asked each time, since it may gain one (a click handler added to a page).
     if (showing && node.interfaces.includes(IFACE.action) && !isButtonLikeRole(node.role)) {
-      tasks.push(guard(() => this.actionNames(app, node.path, budget)).then((names) => (entry.actionNames = names)));
+      const offered = this.actionsOffered.get(app.busName, node.path);
+      if (offered) entry.actionNames = offered;
+      else {
+        tasks.push(
+          guard(() => this.actionNames(app, node.path, budget)).then((names) => {
+            entry.actionNames = names;
+            if (names && names.length > 0) this.actionsOffered.set(app.busName, node.path, names);
+          }),
+        );
+      }
     }
     // A field labelled the usual way (a label widget related to it) has no name of its own: its
     // label is what a person calls it, and what screen readers read. A GTK 3 combo box without a
