@@ -123,7 +123,8 @@ export function nameList(name: string, examples: string): z.ZodArray<z.ZodString
   return z.array(z.string({ error }).max(LIMITS.keyNameChars, { error }), { error }).max(LIMITS.modifiers, { error });
 }
 
-export const PID_HINT = 'Use the pid from open_application_and_traverse or list_applications.';
+// Read before the handler runs (the SDK's validation answers it): it names tools of every profile.
+export const PID_HINT = 'Use a pid from list_applications, or the one a launch answered.';
 
 export function pidParam(): z.ZodNumber {
   return wholeNumber('pid', { min: 1, max: LIMITS.pid, hint: PID_HINT }).describe('Process id.');

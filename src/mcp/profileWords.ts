@@ -1,8 +1,10 @@
-// The next-move words (errors.ts, nextMove.ts, the inspection renderers) are written once and
+// The words written for the model (errors.ts, nextMove.ts, render.ts, the inspection renderers)
 // name tools of the reference set where a step is needed ("call refresh_traversal {pid}"). A
 // session offering another profile reads the tool of its own profile that does the same job, so
-// a hint never sends the model to a tool the session refuses. Only names with an underscore are
-// rewritten: "click" or "zoom" are English words too.
+// no line sends the model to a tool the session refuses (an audit found "refresh_traversal in a
+// moment" on every unsettled answer of a driver session). Only names with an underscore are
+// rewritten ("click" and "zoom" are English words too), and never inside quotes: an element's
+// name or a field's text is the app's, whatever it says.
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -10,30 +12,42 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 const COUNTERPARTS: ReadonlyArray<readonly [string, string]> = [
   ['refresh_traversal', 'get_window_state'],
   ['open_application_and_traverse', 'launch_app'],
+  ['click_and_traverse', 'click'],
   ['type_and_traverse', 'type_text'],
   ['press_key_and_traverse', 'press_key'],
+  ['scroll_and_traverse', 'scroll'],
+  ['press_ax_and_traverse', 'element_action'],
+  ['set_value_and_traverse', 'set_value'],
+  ['set_selected_and_traverse', 'set_selected'],
   ['list_applications', 'list_windows'],
 ];
 
 const TOOL_WORD = /(?<![\w])[a-z]+(?:_[a-z]+)+(?![\w])/g;
+/** A double- or single-quoted stretch of a line (an element's name, a value). */
+const QUOTED = /("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/;
 
-/** `text` with every tool name the session does not offer replaced by its offered counterpart. */
-export function inOfferedWords(text: string, offered: ReadonlySet<string>): string {
-  return text.replace(TOOL_WORD, (name) => {
-    if (offered.has(name)) return name;
-    for (const [a, b] of COUNTERPARTS) {
-      if (name === a && offered.has(b)) return b;
-      if (name === b && offered.has(a)) return a;
-    }
-    return name;
-  });
+/** The tool the session offers for `name`: itself, or its counterpart in the other profile (unchanged when neither is offered). */
+export function offeredName(name: string, offered: ReadonlySet<string>): string {
+  if (offered.has(name)) return name;
+  for (const [a, b] of COUNTERPARTS) {
+    if (name === a && offered.has(b)) return b;
+    if (name === b && offered.has(a)) return a;
+  }
+  return name;
 }
 
-/** An answer whose `hint:` lines (and structured hint) name only tools the session offers. */
-export function withOfferedHints(result: CallToolResult, offered: ReadonlySet<string>): CallToolResult {
-  const content = result.content.map((item) =>
-    item.type === 'text' ? { ...item, text: item.text.replace(/^hint: .*$/gm, (line) => inOfferedWords(line, offered)) } : item,
-  );
+/** `text` with every tool name the session does not offer replaced by its offered counterpart; quoted parts are kept as they are. */
+export function inOfferedWords(text: string, offered: ReadonlySet<string>): string {
+  // split() with a capturing group keeps the quoted parts at the odd positions.
+  return text
+    .split(QUOTED)
+    .map((part, index) => (index % 2 === 1 ? part : part.replace(TOOL_WORD, (name) => offeredName(name, offered))))
+    .join('');
+}
+
+/** An answer whose text (and structured hint) names only tools the session offers. */
+export function withOfferedWords(result: CallToolResult, offered: ReadonlySet<string>): CallToolResult {
+  const content = result.content.map((item) => (item.type === 'text' ? { ...item, text: inOfferedWords(item.text, offered) } : item));
   const structured = result.structuredContent;
   if (structured && typeof structured.hint === 'string') {
     return { ...result, content, structuredContent: { ...structured, hint: inOfferedWords(structured.hint, offered) } };

@@ -17,7 +17,7 @@ import { LineSizeLimiter, oversizedError } from './messageSizeLimit.js';
 import { progressListener } from './progressNotifications.js';
 import { serverInstructions } from './instructions.js';
 import { outsideProfileResult, ProfileGateTransport } from './profileGate.js';
-import { withOfferedHints } from './profileWords.js';
+import { withOfferedWords } from './profileWords.js';
 import { tools } from './tools/index.js';
 
 export const SERVER_NAME = 'tandem';
@@ -41,7 +41,7 @@ interface RequestExtra {
 
 function registerTool(server: McpServer, engine: TandemEngine, tool: ToolDefinition, clientId: () => string, inlineByDefault: boolean | undefined, offered: ReadonlySet<string>): void {
   // The SDK has already parsed `args` with tool.inputSchema, so they have its output type.
-  const handler = async (args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> => withOfferedHints(await answer(args, extra), offered);
+  const handler = async (args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> => withOfferedWords(await answer(args, extra), offered);
   const answer = async (args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> => {
     const context: CallContext = { clientId: clientId(), signal: extra.signal };
     const progressToken = extra._meta?.progressToken;

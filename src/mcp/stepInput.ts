@@ -85,7 +85,7 @@ const driverClickStepSchema = toolInput(
 const typeStepSchema = toolInput(
   {
     action: z.literal('type'),
-    text: nonEmptyText('text', 'To clear a field, press backspace or use set_value_and_traverse. Split longer text over several steps or calls.', LIMITS.typedChars),
+    text: nonEmptyText('text', 'To clear a field, select its text and press backspace, or set its value to an empty string. Split longer text over several steps or calls.', LIMITS.typedChars),
   },
   'A type step',
 );
