@@ -110,4 +110,23 @@ describe('engine: element_index from the latest tree', () => {
     assert.equal((await engine.act(act(COUNTER, clickOn({ index: choice.chosen.index })))).status, 'ok');
     assert.equal(status.text, 'Status: first');
   });
+
+  it('should not give the chosen element the index of the other one when the chosen one is gone after the click', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    await engine.refresh(COUNTER);
+    const window = desktop.find(COUNTER, 'Counter').children[0];
+    // A dialog's "Go" closes with its click; a "Go" like it stays behind (Writer's Save dialog over its toolbar's Save).
+    window.append({ role: 'PushButton', text: 'Go', bounds: { x: 250, y: 240, width: 60, height: 30 } });
+    const closes = window.append({ role: 'PushButton', text: 'Go', bounds: { x: 250, y: 200, width: 60, height: 30 }, onClick: () => closes.remove() });
+    window.children.unshift(window.children.pop()!);
+    const clicked = await engine.act(act(COUNTER, clickOn('Go')));
+    const [choice] = clicked.choices ?? [];
+    assert.ok(choice, 'two "Go" matched');
+    assert.equal(choice.chosen.index, undefined, 'the pressed "Go" is gone: it has no index in the after-tree');
+    assert.notEqual(choice.over.index, undefined);
+    const text = modelText(clicked);
+    assert.doesNotMatch(text, new RegExp(`used #${choice.over.index} .*not #${choice.over.index} `), text);
+  });
 });
+

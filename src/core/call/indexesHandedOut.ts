@@ -4,7 +4,8 @@
 // are found again in the after-tree and given its index. The next call resolves its indexes
 // against this same tree (SnapshotCache), so every index in the answer works there.
 
-import type { TreeSnapshot } from '../model.js';
+import type { ElementNode, TreeSnapshot } from '../model.js';
+import type { ChoiceCandidate } from './result.js';
 import { refind } from '../tree/elementIndex.js';
 import type { CallState } from './callState.js';
 
@@ -14,11 +15,27 @@ export function handedOutTree(state: CallState): TreeSnapshot | null {
   return state.after ?? state.current ?? null;
 }
 
-/** Gives each candidate named in the answer its index in `tree` (none when it is gone from it). */
+/**
+ * Gives each candidate named in the answer its index in `tree` (none when it is gone from it).
+ * Candidates still there under their own identity are placed first; a gone one is then not given,
+ * by its role and text, an element another candidate already is: a dialog's "Save" that closed
+ * with the click must not take the index of the toolbar's "Save" it was chosen over.
+ */
 export function reindexCandidates(state: CallState, tree: TreeSnapshot): void {
+  const taken = new Set<ElementNode>();
+  const byIdentity = new Map<ChoiceCandidate, ElementNode>();
   for (const [candidate, node] of state.candidateNodes) {
-    const found = refind(tree.elements, node);
-    if (found) candidate.index = found.index;
-    else delete candidate.index;
+    const same = node.identity === undefined ? undefined : tree.elements.find((el) => el.identity === node.identity);
+    if (same) {
+      byIdentity.set(candidate, same);
+      taken.add(same);
+    }
+  }
+  for (const [candidate, node] of state.candidateNodes) {
+    const found = byIdentity.get(candidate) ?? refind(tree.elements, node);
+    if (found && (byIdentity.has(candidate) || !taken.has(found))) {
+      candidate.index = found.index;
+      taken.add(found);
+    } else delete candidate.index;
   }
 }
