@@ -24,12 +24,13 @@ export const getWindowState = defineTool({
     const rendered = renderCallResult({ ...result, tool: 'get_window_state' });
     if (!result.file) return rendered;
     const tree = (await engine.readArtifact(path.basename(result.file))).toString('utf8');
-    const { lines, matched, total } = taggedTreeLines(tree, args.query);
+    const { lines, matched, total, visibleOnly } = taggedTreeLines(tree, args.query);
     const what = args.query ? `${matched} of ${total} elements match ${JSON.stringify(args.query)}` : `${total} elements`;
+    const shown = visibleOnly ? ` (${lines.length} visible ones shown${lines.length === MAX_STATE_LINES ? `, at most ${MAX_STATE_LINES}` : ''})` : '';
     const text = [
-      `elements: ${what}${lines.length < matched ? ` (first ${MAX_STATE_LINES} shown)` : ''}`,
+      `elements: ${what}${shown}`,
       ...lines,
-      ...(matched > lines.length ? [`… ${matched - lines.length} more: grep ${result.file}`] : []),
+      ...(matched > lines.length ? [`… ${matched - lines.length} more${visibleOnly ? ' (hidden ones among them)' : ''}: grep ${result.file}${args.query ? '' : ', or send query'}`] : []),
       ...(args.query && matched === 0 ? ['No element line contains that text: try a shorter part of it, or its role.'] : []),
     ].join('\n');
     const summaryCount = rendered.content.filter((item) => item.type === 'text').length;
