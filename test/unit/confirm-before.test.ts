@@ -135,6 +135,7 @@ describe('confirm_before: the person answers', () => {
     assert.equal(fixture.desktop.guardEngaged, false, 'the guard is down');
     const rendered = renderCallResult(result);
     assert.match((rendered.content[0] as { text: string }).text, /error: declined: .*nothing was pressed/);
+    assert.match(result.error?.message ?? '', /its name matches "Delete" on the person's confirm_before list/, 'which entry asked');
     // The next call is not refused: the Esc answered the question, it cancelled nothing.
     const next = await fixture.engine.act(act(MAIL, clickOn('Sender')));
     assert.equal(next.status, 'ok');

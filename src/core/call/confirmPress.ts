@@ -51,11 +51,14 @@ export async function confirmBeforePress(state: CallState, stepIndex: number, el
   state.record.emit('confirm-answered', { callId: state.callId, step: stepIndex, element: element.text, allowed: confirmation.allowed, by: answer });
   if (own) await own.release(confirmation.allowed ? 'done' : 'error');
   if (confirmation.allowed) return;
+  // Which entry of their list asked: the model cannot foresee a question it cannot name.
+  const entry = confirmEntryFor(element.text, state.options.confirmBefore);
+  const listed = `its name matches "${entry}" on the person's confirm_before list`;
   throw new TandemError(
     'declined',
     answer === 'esc'
-      ? `The person refused to press ${label} in ${state.appName} (Esc): nothing was pressed.`
-      : `The person did not answer before the watchdog whether to press ${label} in ${state.appName}: nothing was pressed.`,
-    { reason: answer === 'esc' ? 'esc' : 'watchdog', element: label, step: stepIndex },
+      ? `The person refused to press ${label} in ${state.appName} (Esc; ${listed}): nothing was pressed.`
+      : `The person did not answer before the watchdog whether to press ${label} in ${state.appName} (${listed}): nothing was pressed.`,
+    { reason: answer === 'esc' ? 'esc' : 'watchdog', element: label, step: stepIndex, ...(entry ? { entry } : {}) },
   );
 }
