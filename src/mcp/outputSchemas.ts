@@ -23,6 +23,7 @@ export const callResultOutput = z.object({
   person: z.looseObject({}).optional(),
   app_switch: z.looseObject({ pid: z.number() }).optional(),
   launched: z.array(z.looseObject({})).optional(),
+  app_exited: z.looseObject({ after_step: z.number() }).optional(),
   choices: z.array(z.looseObject({})).optional(),
   typed_by: z.array(z.looseObject({})).optional(),
   text_missing: z.array(z.looseObject({})).optional(),

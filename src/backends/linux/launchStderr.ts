@@ -70,7 +70,6 @@ function readEnd(fd: number): string {
 export function lastLines(text: string, maxChars = STDERR_TAIL_CHARS, maxLines = TAIL_LINES): string[] {
   const lines = text
     .split(/\r?\n/)
-    // eslint-disable-next-line no-control-regex
     .map((line) => line.replace(/[\u0000-\u001f\u007f]/g, ' ').trim())
     .filter((line) => line.length > 0)
     .slice(-maxLines);
