@@ -58,7 +58,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     output.app_switch = { pid: result.appSwitch.pid, app: result.appSwitch.app };
     if (result.appSwitch.file) output.app_switch.file = result.appSwitch.file;
   }
-  if (result.appExited) output.app_exited = { after_step: result.exitedAfterStep ?? result.stepsDone.length };
+  if (result.appExited) output.app_exited = result.exitedAfterStep ?? result.stepsDone.length;
   if (result.launched?.length) output.launched = result.launched.map(({ pid, app }) => ({ pid, app }));
   if (result.choices?.length) {
     output.choices = result.choices.map((choice) => ({

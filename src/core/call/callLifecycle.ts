@@ -40,7 +40,7 @@ import { noteKeptText } from './textKept.js';
 import { runStep } from './stepRunners/runStep.js';
 import { runBackgroundStep, startBackgroundWatchdog } from './background.js';
 import type { StepDone } from './stepsDone.js';
-import { exitBehind, noteExit, processEnded } from './appExit.js';
+import { exitBehind, noteExit } from './appExit.js';
 
 export type { CallInfo, TransactionDeps, TransactionOptions } from './callState.js';
 export { MAX_REREADS } from './callState.js';
@@ -165,19 +165,21 @@ async function engageGuardAndActivate(state: CallState): Promise<void> {
   }
 }
 
-/** After the steps: the app settled, or its process ended (the steps made it quit). */
+/**
+ * After the steps: the app settled, or it is gone (the steps made it quit). Gone takes both
+ * words: the bus's (a failed read) and the process table's (appExit.ts).
+ */
 async function settleOrExit(state: CallState): Promise<void> {
   try {
     state.settled = (await state.step(settle(state.desktop, state.request.pid, state.options.settle, state.progress, state.current))) !== 'cap';
   } catch (error) {
     if (state.abort.signal.aborted || !(await exitBehind(state, error))) throw error;
   }
-  if (!state.appExited && (await processEnded(state))) noteExit(state);
 }
 
 async function ensureTargetAlive(state: CallState, nextStep: number): Promise<void> {
   const app = await state.step(state.desktop.appForPid(state.request.pid, state.progress));
-  if (app && !(await processEnded(state))) return;
+  if (app) return;
   noteExit(state);
   throw exitedMidCall(state, nextStep);
 }
