@@ -150,6 +150,12 @@ export interface StartedApp {
   arrived(progress: Progress): Promise<ArrivedApp | null>;
   /** What to answer when no window came in time: what was started and how far it got. */
   notArrived(): TandemError;
+  /**
+   * The answer as soon as no window can come any more (the started process failed and exited,
+   * with no instance it could have handed over to): null while a window may still come. Absent
+   * where the backend cannot tell: the wait then runs to notArrived.
+   */
+  failed?(): TandemError | null;
 }
 
 export interface ArrivedApp extends RunningApp {

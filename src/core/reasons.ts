@@ -28,7 +28,8 @@ export interface ReasonsByCode {
     | 'wait-too-long'
     | 'action-unknown';
   'unknown-app': 'no-window-app' | 'no-program' | 'open-failed';
-  'app-gone': never;
+  /** exited-at-launch: the started process exited (an error code or a signal) before any window of it appeared. */
+  'app-gone': 'exited-at-launch';
   'not-responding': never;
   'guard-lost': 'secure-input';
   /** The guard could not be engaged, so nothing was done. */

@@ -95,6 +95,8 @@ const GUIDANCE_BY_REASON: Record<ReasonKey, string | null> = {
   'bad-input/step-kind': 'Use click, type, type-text, press, scroll, drag, wait, element-action, set-value or set-selected.',
   'bad-input/wait-too-long': 'Split the work into several calls.',
   'bad-input/action-unknown': 'Send one of the actions listed, or a raw AX action name such as "AXPress".',
+  'app-gone/exited-at-launch':
+    'The app exited as it started: read its exit code and its last stderr lines above (it may need another argument, a setting or a running service). Fix that and launch it again; its pid is gone, do not act on it.',
   'unknown-app/no-program': 'launch_app takes the absolute path of an executable or of a .desktop file.',
   'unknown-app/open-failed': 'Send an app name (e.g. "TextEdit"), a bundle id (e.g. "com.apple.TextEdit") or a path.',
   // notAccessible.ts writes the words for an unreadable app from its facts.
@@ -166,9 +168,16 @@ function changedLines(code: string, details: Record<string, unknown> | undefined
   ];
 }
 
+/** The last lines a process that exited at launch wrote to stderr (its own words, one line each). */
+function stderrLines(details: Record<string, unknown> | undefined): string[] {
+  const stderr = details?.stderr;
+  if (!Array.isArray(stderr) || stderr.length === 0) return [];
+  return ['stderr:', ...stderr.filter((line): line is string => typeof line === 'string').map((line) => `  ${line}`)];
+}
+
 /** Lines shared by thrown errors and non-ok CallResults. */
 export function errorLines(code: string, message: string, details?: Record<string, unknown>): string[] {
-  return [`error: ${code}: ${message}`, ...changedLines(code, details), ...candidateLines(details, message), ...windowLines(details, message)];
+  return [`error: ${code}: ${message}`, ...changedLines(code, details), ...candidateLines(details, message), ...windowLines(details, message), ...stderrLines(details)];
 }
 
 /** A thrown error (TandemError or anything else) as the tool's isError result. */

@@ -23,6 +23,8 @@ export const callResultOutput = z.object({
   person: z.looseObject({}).optional(),
   app_switch: z.looseObject({ pid: z.number() }).optional(),
   launched: z.array(z.looseObject({})).optional(),
+  // The target app quit during the call: how many steps had run (the rest were not).
+  app_exited: z.number().optional(),
   choices: z.array(z.looseObject({})).optional(),
   typed_by: z.array(z.looseObject({})).optional(),
   text_missing: z.array(z.looseObject({})).optional(),

@@ -58,6 +58,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     output.app_switch = { pid: result.appSwitch.pid, app: result.appSwitch.app };
     if (result.appSwitch.file) output.app_switch.file = result.appSwitch.file;
   }
+  if (result.appExited) output.app_exited = result.exitedAfterStep ?? result.stepsDone.length;
   if (result.launched?.length) output.launched = result.launched.map(({ pid, app }) => ({ pid, app }));
   if (result.choices?.length) {
     output.choices = result.choices.map((choice) => ({
@@ -201,6 +202,14 @@ function launchedText(result: CallResult): string | undefined {
     .join('; ');
 }
 
+/** The target app quit during the call: it is gone, not the call failed. */
+function appExitedText(result: CallResult): string | undefined {
+  if (!result.appExited) return undefined;
+  const ran = result.exitedAfterStep ?? result.stepsDone.length;
+  const steps = ran === result.stepsTotal ? `after its last step (${ran} of ${ran})` : `after ${ran} of ${result.stepsTotal} steps: the later steps were not run`;
+  return `pid ${result.pid} (${result.app}) quit ${steps}; its pid is gone and there is no tree of it after the call`;
+}
+
 /** The `key: value` summary lines, in reading order; undefined values are left out. */
 export function summaryLines(result: CallResult): string[] {
   const lines: string[] = [];
@@ -224,6 +233,7 @@ export function summaryLines(result: CallResult): string[] {
   add('visible_elements', result.visibleElements);
   add('app_switch', appSwitchText(result));
   add('launched', launchedText(result));
+  add('app_exited', appExitedText(result));
   add('steps', stepsText(result));
   if (result.background) add('background', "yes: through accessibility alone; the person kept their keyboard, pointer and front window");
   for (const confirmation of result.confirmed ?? []) add('confirmed', confirmedText(confirmation));

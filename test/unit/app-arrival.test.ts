@@ -3,8 +3,8 @@
 // one that never comes before the deadline, and a cancel while waiting.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openApp, startApp } from '../../src/core/apps/appArrival.js';
-import type { LaunchRequest } from '../../src/core/desktop.js';
+import { openApp, startApp, waitForArrival } from '../../src/core/apps/appArrival.js';
+import type { LaunchRequest, StartedApp } from '../../src/core/desktop.js';
 import { isTandemError, TandemError } from '../../src/core/errors.js';
 import { createProgress } from '../../src/core/progress.js';
 import { COUNTER, counterDesktop, counterTree } from '../support/engineFixtures.js';
@@ -69,5 +69,32 @@ describe('app arrival: reuse or start, then wait for the window', () => {
     const desktop = counterDesktop();
     await assert.rejects(startApp(desktop, launch('Nothing'), progress()), (error) => isTandemError(error, 'unknown-app'));
     assert.ok(!desktop.calls.some((call) => call.startsWith('start ')));
+  });
+
+  it("should answer a started process's failure as soon as the backend knows it, not after the window wait", async () => {
+    let lookCount = 0;
+    const exited = new TandemError('app-gone', 'exited (code 1) as it started', { reason: 'exited-at-launch', pid: 77, exitCode: 1, stderr: ['no display'] });
+    const started: StartedApp = {
+      arrived: async () => {
+        lookCount++;
+        return null;
+      },
+      // The process dies after the second look: the third look must not happen.
+      failed: () => (lookCount >= 2 ? exited : null),
+      notArrived: () => new TandemError('timeout', 'no window in time'),
+    };
+    await assert.rejects(waitForArrival(started, progress(60_000)), (error) => error === exited);
+    assert.equal(lookCount, 2, 'no look after the failure');
+  });
+
+  it('should keep waiting while the backend sees no failure (a launcher that handed over and exited 0)', async () => {
+    let lookCount = 0;
+    const started: StartedApp = {
+      arrived: async () => (++lookCount >= 3 ? { pid: 5, name: 'Viewer', handedOver: true } : null),
+      failed: () => null,
+      notArrived: () => new TandemError('timeout', 'no window in time'),
+    };
+    const arrived = await waitForArrival(started, progress());
+    assert.deepEqual([arrived.pid, arrived.handedOver, lookCount], [5, true, 3]);
   });
 });

@@ -129,7 +129,9 @@ describe('engine transaction', () => {
     const result = await engine.act(act(COUNTER, clickOn('Count: 0')));
 
     assert.equal(result.status, 'ok', 'the app quitting is an outcome, not a failure, when every step ran');
-    assert.match(result.summary, /Counter exited/);
+    assert.match(result.summary, /Counter \(pid 200\) exited after its last step/);
+    assert.equal(result.exitedAfterStep, 1);
+    assert.equal(result.diff, undefined, "no diff is claimed for an app that is gone");
     assert.equal(desktop.guardEngaged, false);
     assert.deepEqual(desktop.cursor, START_CURSOR);
   });
@@ -142,7 +144,7 @@ describe('engine transaction', () => {
 
     assert.equal(result.status, 'error');
     assert.equal(result.error?.code, 'app-gone');
-    assert.match(result.error!.message, /exited during the call; the remaining 1 step was not run/);
+    assert.match(result.error!.message, /exited during the call, after 1 of 2 steps; the remaining 1 step was not run/);
     assert.ok(!desktop.calls.some((c) => c.startsWith('type')), 'nothing was typed after the app exited');
     assert.equal(desktop.guardEngaged, false);
     assert.deepEqual(desktop.cursor, START_CURSOR);

@@ -17,6 +17,7 @@ import type { AtspiBus } from './atspiBus.js';
 import { accessibleLaunchArgv, accessibleLaunchEnv } from './appLaunchAccessibility.js';
 import { runningInstances } from './procLaunches.js';
 import { processState } from './procSignals.js';
+import { openLaunchStderr, type LaunchStderr } from './launchStderr.js';
 
 /** Office suites and browsers can take several seconds to their first window on a loaded machine. */
 export const DEFAULT_OPEN_TIMEOUT_MS = 20_000;
@@ -302,6 +303,33 @@ export async function isSameOrDescendant(pid: number, ancestor: number): Promise
 
 // — opening —
 
+/** A started process as the launch sees it: whether and how it exited, and its stderr so far. */
+interface StartedProcess {
+  pid: number;
+  exited: boolean;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** Read for the answer of an exit at launch; closed once it exited or showed a window. */
+  stderr: LaunchStderr;
+  /** The last lines it wrote to stderr, read when it exited. */
+  lastStderr: string[];
+}
+
+function exitDescription(child: StartedProcess): string {
+  return child.signal !== null ? `killed by ${child.signal}` : `code ${child.exitCode ?? 'unknown'}`;
+}
+
+/** A started process that exited with an error before any window of it appeared: its own last words. */
+function exitedAtLaunchError(target: LaunchTarget, child: StartedProcess): TandemError {
+  const said = child.lastStderr.length ? ' Its last lines on stderr follow.' : ' It wrote nothing to stderr.';
+  return new TandemError('app-gone', `"${target.argv.join(' ')}" (from ${target.source}, pid ${child.pid}) exited (${exitDescription(child)}) as it started, before any window of it appeared.${said}`, {
+    reason: 'exited-at-launch',
+    pid: child.pid,
+    ...(child.signal !== null ? { signal: child.signal } : { exitCode: child.exitCode }),
+    stderr: child.lastStderr,
+  });
+}
+
 export class LinuxAppOpener {
   constructor(
     private readonly bus: AtspiBus,
@@ -386,7 +414,7 @@ export class LinuxAppOpener {
    */
   private arrival(
     target: LaunchTarget,
-    child: { pid: number; exited: boolean; exitCode: number | null },
+    child: StartedProcess,
     before: readonly AtspiApp[],
     handOverTo: AtspiApp | null,
     timeoutMs = DEFAULT_OPEN_TIMEOUT_MS,
@@ -401,36 +429,49 @@ export class LinuxAppOpener {
           const ours = await isSameOrDescendant(app.pid, child.pid);
           // A launcher that handed over to another process (single-instance apps) and exited.
           const handedOver = child.exited && isInstanceOf(app, target);
-          if ((ours || handedOver) && (await this.hasWindow(app, progress))) return { pid: app.pid, name: app.name, id: target.id, handedOver: false };
+          if ((ours || handedOver) && (await this.hasWindow(app, progress))) {
+            child.stderr.close();
+            return { pid: app.pid, name: app.name, id: target.id, handedOver: false };
+          }
         }
         if (handOverTo && child.exited && child.exitCode === 0 && apps.some((app) => app.pid === handOverTo.pid)) {
           return { pid: handOverTo.pid, name: handOverTo.name, id: target.id, handedOver: true };
         }
         return null;
       },
+      // Exit code 0 may be a single-instance launcher that handed its work over (its window
+      // comes from the instance): only a failure's exit ends the wait.
+      failed: () => (child.exited && (child.exitCode !== 0 || child.signal !== null) ? exitedAtLaunchError(target, child) : null),
       notArrived: () => {
-        const exitNote = child.exited ? ` The process exited (code ${child.exitCode ?? 'unknown'}).` : ' The process is still running but did not register a window on the accessibility bus (NO_AT_BRIDGE=1 or a toolkit without AT-SPI support?).';
+        child.stderr.close();
+        const exitNote = child.exited ? ` The process exited (${exitDescription(child)}).` : ' The process is still running but did not register a window on the accessibility bus (NO_AT_BRIDGE=1 or a toolkit without AT-SPI support?).';
         return new TandemError('timeout', `Started "${target.argv.join(' ')}" (from ${target.source}, pid ${child.pid}) but no window of it appeared on the accessibility bus within ${Math.round(timeoutMs / 1000)} s.${exitNote}`, {
           pid: child.pid,
+          ...(child.exited ? { reason: 'open-no-app' as const } : {}),
         });
       },
     };
   }
 
-  private async start(target: LaunchTarget): Promise<{ pid: number; exited: boolean; exitCode: number | null }> {
+  private async start(target: LaunchTarget): Promise<StartedProcess> {
     // Every toolkit's accessibility switch, and Chromium's flag for its page contents (looked up
     // on the file the command runs, so an Electron app behind a bare Exec= name is found too).
     const program = isAbsolute(target.argv[0]) ? target.argv[0] : ((await findOnPath(target.argv[0], this.env)) ?? target.argv[0]);
     const argv = accessibleLaunchArgv([program, ...target.argv.slice(1)]);
+    const stderr = openLaunchStderr();
     return new Promise((resolve, reject) => {
-      const child = spawn(argv[0], argv.slice(1), { detached: true, stdio: 'ignore', env: accessibleLaunchEnv(this.env) });
-      const state = { pid: child.pid ?? -1, exited: false, exitCode: null as number | null };
+      const child = spawn(argv[0], argv.slice(1), { detached: true, stdio: ['ignore', 'ignore', stderr.fd], env: accessibleLaunchEnv(this.env) });
+      const state: StartedProcess = { pid: child.pid ?? -1, exited: false, exitCode: null, signal: null, stderr, lastStderr: [] };
       // Reaped by Node (PID 1 in a container may not reap orphans); never keeps Tandem alive.
-      child.on('exit', (code) => {
+      child.on('exit', (code, signal) => {
         state.exited = true;
         state.exitCode = code;
+        state.signal = signal;
+        state.lastStderr = stderr.tail();
+        stderr.close();
       });
       child.once('error', (error) => {
+        stderr.close();
         reject(new TandemError('unknown-app', `Could not start "${target.argv.join(' ')}" (from ${target.source}): ${error.message}`));
       });
       child.once('spawn', () => {

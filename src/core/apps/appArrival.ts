@@ -19,6 +19,9 @@ export async function waitForArrival(started: StartedApp, progress: Progress): P
     throwIfAborted(progress);
     const arrived = await started.arrived({ ...progress, deadline: Math.min(deadline, Date.now() + ARRIVAL_LOOK_MS) });
     if (arrived) return arrived;
+    // A process that died as it started is answered then, not after the whole wait.
+    const failure = started.failed?.();
+    if (failure) throw failure;
     if (Date.now() >= deadline) throw started.notArrived();
     await sleep(Math.min(ARRIVAL_POLL_MS, Math.max(0, deadline - Date.now())), progress);
   }

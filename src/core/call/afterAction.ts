@@ -3,27 +3,40 @@
 // handoff tree — and after a failure, the best-effort tree that still tells what changed.
 
 import { diffTrees } from '../tree/diff.js';
-import { isTandemError, toTandemError } from '../errors.js';
+import { toTandemError } from '../errors.js';
 import { pngWithCrosshair } from '../artifacts/crosshair.js';
 import { sleep, type Progress } from '../progress.js';
 import { CLEANUP_TIMEOUT_MS, bounded } from './cleanups.js';
 import { areasCovered, secureAreas } from '../tree/redact.js';
 import type { LaunchOutcome } from './settle.js';
 import type { CallState } from './callState.js';
+import { cameToFrontByTheCall, exitBehind } from './appExit.js';
 
 /** How long a launched process's window may wait for its app to join the accessibility bus. */
 const HANDOFF_REGISTER_MS = 2_000;
 const HANDOFF_REGISTER_POLL_MS = 25;
 
 export async function readAfter(state: CallState): Promise<void> {
-  try {
-    state.after = await state.readSettled(false);
-  } catch (error) {
-    if (!isTandemError(error, 'app-gone')) throw error;
-    state.appExited = true;
-    state.after = { pid: state.request.pid, app: state.appName, elements: [], elapsedMs: 0 };
+  if (!state.appExited) {
+    try {
+      state.after = await state.readSettled(false);
+      state.diff = diffTrees(state.before.snapshot.elements, state.after.elements);
+      return;
+    } catch (error) {
+      if (state.abort.signal.aborted || !(await exitBehind(state, error))) throw error;
+    }
   }
-  state.diff = diffTrees(state.before.snapshot.elements, state.after.elements);
+  // The app exited: no tree after it, so no diff is claimed (every element "removed" would say
+  // nothing the exit does not). A window on top now is only a handoff if the call brought it.
+  state.after = { pid: state.request.pid, app: state.appName, elements: [], elapsedMs: 0 };
+  state.diff = null;
+  if (state.handoff && !(await cameToFrontByTheCall(state, state.handoff.frontmost))) {
+    state.handoff = null;
+    state.screenshot = undefined;
+    state.screenshotPng = undefined;
+  }
+  // None yet (or one of the window wrongly taken for a handoff): the screen as it is now.
+  if (!state.screenshot) await captureScreenshot(state, state.progress);
 }
 
 /**
@@ -32,7 +45,7 @@ export async function readAfter(state: CallState): Promise<void> {
  */
 export async function checkHandoff(state: CallState, launches: LaunchOutcome): Promise<void> {
   const now = await state.step(state.desktop.frontmost(state.progress));
-  if (now && now.pid !== state.request.pid && now.pid !== state.before.frontmost?.pid) {
+  if (now && now.pid !== state.request.pid && now.pid !== state.before.frontmost?.pid && (await cameToFrontByTheCall(state, now))) {
     state.log(`${now.app} (pid ${now.pid}) took the front: reading its tree`);
     state.handoff = { frontmost: now, snapshot: null };
     return;

@@ -27,7 +27,7 @@ import { createProgress, throwIfAborted } from '../progress.js';
 import { describeStep, redactStep, secureForEvents } from '../tree/redact.js';
 import type { CallResult, CallStatus } from './result.js';
 import { awaitLateReaction } from './lateReaction.js';
-import { settle, waitForLaunches } from './settle.js';
+import { settle, waitForLaunches, type LaunchOutcome } from './settle.js';
 import { stepVerb } from './steps.js';
 import { captureScreenshot, checkHandoff, readAfter, readAfterFailure, readHandoffTree } from './afterAction.js';
 import { CallState, type CallInfo, type TransactionDeps, type UnframedResult } from './callState.js';
@@ -40,6 +40,7 @@ import { noteKeptText } from './textKept.js';
 import { runStep } from './stepRunners/runStep.js';
 import { runBackgroundStep, startBackgroundWatchdog } from './background.js';
 import type { StepDone } from './stepsDone.js';
+import { exitBehind, noteExit } from './appExit.js';
 
 export type { CallInfo, TransactionDeps, TransactionOptions } from './callState.js';
 export { MAX_REREADS } from './callState.js';
@@ -109,7 +110,13 @@ async function guarded(state: CallState): Promise<TandemError | null> {
       if (i > 0) await ensureTargetAlive(state, i);
       state.currentStep = i;
       state.record.emit('step', { callId: state.callId, index: i, label: describeStep(state.steps[i], secureForEvents(state.destinations.get(i))), verb: stepVerb(state.steps[i]) });
-      state.stepsDone.push(await runReported(state, (state.background ? runBackgroundStep : runStep)(state, state.steps[i], i)));
+      try {
+        state.stepsDone.push(await runReported(state, (state.background ? runBackgroundStep : runStep)(state, state.steps[i], i)));
+      } catch (error) {
+        // A step that failed because the app had just quit (a read or an action found it gone).
+        if (!state.abort.signal.aborted && (await exitBehind(state, error))) throw exitedMidCall(state, i);
+        throw error;
+      }
       throwIfAborted(state.progress);
     }
     // A late Esc (the person saw something go wrong at the last moment) counts for graceMs
@@ -118,11 +125,14 @@ async function guarded(state: CallState): Promise<TandemError | null> {
     // The screenshot and the tree after wait for the app to settle (tree quiet, painting done):
     // an answer taken while it still changed would show the old state.
     const settleGivesUpAt = state.options.now() + state.options.settle.capMs;
-    state.settled = (await state.step(settle(state.desktop, state.request.pid, state.options.settle, state.progress, state.current))) !== 'cap';
+    await settleOrExit(state);
     // A window another process is opening (the steps launched it) is the next thing the
     // model must see: wait for it before looking for a handoff. Paced input means the app has
-    // handled the steps' input by now, so a busy app's click handler has run.
-    const launches = await state.step(waitForLaunches(state.desktop, state.request.pid, stepsStartedAt, state.options.settle, state.progress));
+    // handled the steps' input by now, so a busy app's click handler has run. An app that exited
+    // has no descendants left to wait for.
+    const launches: LaunchOutcome = state.appExited
+      ? { kind: 'none', running: [] }
+      : await state.step(waitForLaunches(state.desktop, state.request.pid, stepsStartedAt, state.options.settle, state.progress));
     if (launches.kind === 'cap') state.launchedWithoutWindow = launches.running;
     await checkHandoff(state, launches);
     // The screenshot first: the app is settled, and its PNG is encoded (in sharp's threads)
@@ -155,14 +165,32 @@ async function engageGuardAndActivate(state: CallState): Promise<void> {
   }
 }
 
+/**
+ * After the steps: the app settled, or it is gone (the steps made it quit). Gone takes both
+ * words: the bus's (a failed read) and the process table's (appExit.ts).
+ */
+async function settleOrExit(state: CallState): Promise<void> {
+  try {
+    state.settled = (await state.step(settle(state.desktop, state.request.pid, state.options.settle, state.progress, state.current))) !== 'cap';
+  } catch (error) {
+    if (state.abort.signal.aborted || !(await exitBehind(state, error))) throw error;
+  }
+}
+
 async function ensureTargetAlive(state: CallState, nextStep: number): Promise<void> {
   const app = await state.step(state.desktop.appForPid(state.request.pid, state.progress));
   if (app) return;
-  state.appExited = true;
+  noteExit(state);
+  throw exitedMidCall(state, nextStep);
+}
+
+/** The target exited before step `nextStep` could run (or while it ran): the rest is not run. */
+function exitedMidCall(state: CallState, nextStep: number): TandemError {
   const left = state.steps.length - nextStep;
-  throw new TandemError(
+  return new TandemError(
     'app-gone',
-    `${state.appName} (pid ${state.request.pid}) exited during the call; the remaining ${left} step${left === 1 ? ' was' : 's were'} not run so that no input reached another app.`,
+    `${state.appName} (pid ${state.request.pid}) exited during the call, after ${state.stepsDone.length} of ${state.steps.length} steps; the remaining ${left} step${left === 1 ? ' was' : 's were'} not run so that no input reached another app.`,
+    { pid: state.request.pid, stepsRun: state.stepsDone.length },
   );
 }
 
@@ -193,8 +221,9 @@ async function finish(state: CallState, failure: TandemError | null): Promise<Un
     } else if (state.session) {
       await state.session.release(releaseReason(status));
     }
-    if (failure && (state.session || state.background) && failure.code !== 'app-gone') {
-      await readAfterFailure(state, cleanup);
+    if (failure && (state.session || state.background)) {
+      // An app that exited has no tree to read; the screen is still worth a look.
+      if (!state.appExited && failure.code !== 'app-gone') await readAfterFailure(state, cleanup);
       await captureScreenshot(state, cleanup);
     }
   } finally {

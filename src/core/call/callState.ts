@@ -115,6 +115,8 @@ export class CallState {
   /** What changed in the app between the tree last handed out and this call's tree-before. */
   outsideChanges: TreeDiff | null = null;
   appExited = false;
+  /** The steps that had run when the target's process was found ended (appExit.ts). */
+  exitedAfterStep: number | undefined;
   /** False when the app was still changing (tree or paint) when the settle bound ran out after the steps. */
   settled: boolean | undefined;
   handoff: { frontmost: Frontmost; snapshot: TreeSnapshot | null } | null = null;

@@ -128,6 +128,8 @@ export interface CallResult {
   truncated?: { pid: number; reason: TruncationReason; detail: string };
   /** The target app exited during the call (its steps stopped there). */
   appExited?: boolean;
+  /** With appExited: how many steps had run when the exit was found (the rest were not run). */
+  exitedAfterStep?: number;
   /**
    * false: the app was still changing (its tree, or painting its windows) when the settle bound
    * (settle_max_ms) ran out, so the screenshot and the tree after may not show where it ends up.

@@ -11,8 +11,15 @@ import type { CallState, UnframedResult } from './callState.js';
 /** The person's answer before a confirm_before press, in the call's file. */
 const CONFIRM_ANSWERS = { enter: 'allowed by the person (Enter)', esc: 'refused by the person (Esc), not pressed', watchdog: 'not answered before the watchdog, not pressed' } as const;
 
+/** The exit of the target, as a fact: whose, and after which step. */
+function exitFact(state: CallState): string {
+  const ran = state.exitedAfterStep ?? state.stepsDone.length;
+  const total = state.steps.length;
+  return `${state.appName} (pid ${state.request.pid}) exited after ${ran === total ? 'its last step' : `${ran} of ${total} step${total === 1 ? '' : 's'}`}; no tree after it`;
+}
+
 export function callSummary(state: CallState, status: CallStatus): string {
-  const changes = state.appExited ? `${state.appName} exited` : state.diff ? summarizeDiff(state.diff) : 'changes unknown (the tree could not be read again)';
+  const changes = state.appExited ? exitFact(state) : state.diff ? summarizeDiff(state.diff) : 'changes unknown (the tree could not be read again)';
   if (status === 'ok') return changes;
   const done = `${state.stepsDone.length} of ${state.steps.length} step${state.steps.length === 1 ? '' : 's'}`;
   const what = status === 'cancelled' ? 'cancelled' : status === 'watchdog' ? 'stopped by the watchdog' : 'failed';
@@ -28,6 +35,7 @@ export function artifactText(state: CallState, status: CallStatus, summary: stri
   for (const { step, element, by } of state.confirmations) lines.push(`# confirmed: step ${step + 1} ${element}: ${CONFIRM_ANSWERS[by]}`);
   if (state.handoff) lines.push(`# app_switch: pid ${state.handoff.frontmost.pid} (${state.handoff.frontmost.app}) took the front`);
   lines.push('# diff: "+ added or shown", "- removed or hidden" (closed, or now covered by a window above), "~ changed" elements (coordinates-only moves left out)');
+  if (state.appExited) return `${lines.join('\n')}\n(the app exited: no tree after it, no diff)\n`;
   if (!state.diff) return `${lines.join('\n')}\n(the tree could not be read again after the failure)\n`;
   return `${lines.join('\n')}\n${formatDiff(state.diff) || '(no changes)\n'}`;
 }
@@ -88,7 +96,7 @@ export async function buildResult(state: CallState, status: CallStatus, failure:
     ...(state.session?.inputLeakedCount ? { inputLeaked: state.session.inputLeakedCount } : {}),
     watchdogFired: state.session?.watchdogFired ?? status === 'watchdog',
     ...(truncatedTree?.truncated ? { truncated: { pid: truncatedTree.pid, ...truncatedTree.truncated } } : {}),
-    ...(state.appExited ? { appExited: true } : {}),
+    ...(state.appExited ? { appExited: true, exitedAfterStep: state.exitedAfterStep ?? state.stepsDone.length } : {}),
     ...(state.settled === false ? { settled: false } : {}),
     ...(status === 'cancelled' ? { cancelledBy: state.session?.escapePressed ? ('person' as const) : ('caller' as const) } : {}),
     restore,
