@@ -227,6 +227,14 @@ export interface Desktop {
   /** The app's tree; with the desktop's windows and displays where the backend can read them (TreeSnapshot.windows). */
   snapshot(pid: number, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot>;
   performAction(request: ElementActionRequest, progress: Progress): Promise<void>;
+  /**
+   * The accessibility layer's own hit test at a screen point, from `window` (an element of the
+   * snapshot at depth 1) down to the deepest element there (AT-SPI
+   * Component.GetAccessibleAtPoint; macOS AXUIElementCopyElementAtPosition): the identities
+   * (ElementNode.identity) of the elements hit, outermost first. null where the toolkit cannot
+   * answer in screen coordinates. Optional: where it is missing, a click goes without the check.
+   */
+  accessibleAtPoint?(window: ElementNode, point: Point, progress: Progress): Promise<string[] | null>;
   setValue(element: ElementNode, value: string, progress: Progress): Promise<void>;
   /**
    * Inserts text into the element at its caret, replacing its selected text, as one edit of the

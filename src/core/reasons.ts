@@ -34,7 +34,7 @@ export interface ReasonsByCode {
   'guard-lost': 'secure-input';
   /** The guard could not be engaged, so nothing was done. */
   'guard-unavailable': 'secure-input' | 'guard-thread-stuck';
-  'not-found': 'no-window' | 'no-zoom' | 'outside-window' | 'no-position' | 'hidden-in-view' | 'scroll-limit' | 'vanished' | 'no-accessible-window' | 'missing' | 'blocked-by-dialog' | 'ambiguous' | 'window-in-the-way';
+  'not-found': 'no-window' | 'no-zoom' | 'outside-window' | 'no-position' | 'hidden-in-view' | 'scroll-limit' | 'vanished' | 'no-accessible-window' | 'missing' | 'blocked-by-dialog' | 'ambiguous' | 'window-in-the-way' | 'point-reaches-other';
   'not-accessible': 'not-registered' | 'no-content';
   'stale-element': never;
   changed: never;

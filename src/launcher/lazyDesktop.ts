@@ -62,6 +62,10 @@ export class LazyDesktop implements Desktop {
   processState: Desktop['processState'] = async (...args) => (await this.get()).processState(...args);
   snapshot: Desktop['snapshot'] = async (...args) => (await this.get()).snapshot(...args);
   performAction: Desktop['performAction'] = async (...args) => (await this.get()).performAction(...args);
+  accessibleAtPoint: NonNullable<Desktop['accessibleAtPoint']> = async (...args) => {
+    const desktop = await this.get();
+    return desktop.accessibleAtPoint ? desktop.accessibleAtPoint(...args) : null;
+  };
   setValue: Desktop['setValue'] = async (...args) => (await this.get()).setValue(...args);
   insertText: Desktop['insertText'] = async (...args) => (await this.get()).insertText(...args);
   setSelected: Desktop['setSelected'] = async (...args) => (await this.get()).setSelected(...args);

@@ -107,6 +107,7 @@ const GUIDANCE_BY_REASON: Record<ReasonKey, string | null> = {
   'not-found/blocked-by-dialog': 'Deal with the dialog first: its elements come first in the tree (click its button, or press Escape to close it).',
   'not-found/ambiguous': 'Send the element_index of the one you mean (the list names each window), or a role or longer text only it has.',
   'not-found/window-in-the-way': 'Nothing was clicked. Bring the target window to the front, move or close the window that is in the way, or act on the app that owns it.',
+  'not-found/point-reaches-other': 'Nothing was clicked. The app reports this element where it does not draw it: find it in the screenshot and click x,y there, or use its keyboard shortcut.',
   'permission/symlink': null,
   'permission/foreign': null,
   'unsupported/refused': null,

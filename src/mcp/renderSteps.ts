@@ -52,6 +52,10 @@ export function describeStepDone(done: StepDone): string {
     case 'wait':
       return `waited ${done.ms} ms`;
     case 'element-action':
+      if (done.pointMissed) {
+        const { point, reached } = done.pointMissed;
+        return `pressed ${done.element} through accessibility: the point ${point.x},${point.y} reaches ${reached} instead`;
+      }
       return `performed "${done.action}" on ${done.element}`;
     case 'set-value':
       return `set ${done.element} to ${done.value}`;

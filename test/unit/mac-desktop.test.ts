@@ -56,3 +56,13 @@ test('should stop typing at the cancellation checkpoint between chunks', async (
   await assert.rejects(typing);
   assert.ok(fake.posted.length < 20, `${fake.posted.length} events posted after the abort`);
 });
+
+test('should name the elements at a point from the window down, as the tree names them (AXUIElementCopyElementAtPosition)', async () => {
+  const { fake, desktop } = setup();
+  const [, window, button] = (await desktop.snapshot(42, LIMITS, progress())).elements;
+  assert.deepEqual(await desktop.accessibleAtPoint(window, { x: 40, y: 30 }, progress()), [window.identity, button.identity], 'the button, inside its window');
+  assert.deepEqual(await desktop.accessibleAtPoint(window, { x: 200, y: 150 }, progress()), [window.identity], 'the window alone where no child is');
+  assert.equal(await desktop.accessibleAtPoint(window, { x: 900, y: 700 }, progress()), null, 'nothing of the app there');
+  await desktop.close();
+  assert.deepEqual(fake.leaks(), []);
+});

@@ -229,6 +229,23 @@ export class FakeMacNative implements MacNative {
     this.apps.set(pid, app);
   }
 
+  /** The element holding `element` in one of the apps' trees (the application holds its windows). */
+  private parentOf(element: FakeElement): FakeElement | null {
+    const search = (node: FakeElement): FakeElement | null => {
+      for (const child of node.children ?? []) {
+        if (child === element) return node;
+        const found = search(child);
+        if (found) return found;
+      }
+      return null;
+    };
+    for (const app of this.apps.values()) {
+      const found = search(app);
+      if (found) return found;
+    }
+    return null;
+  }
+
   private stringOf(ref: Ref): string {
     const object = this.object(ref, 'string');
     if (object.kind !== 'string') throw new Error(`expected a CFString, got ${object.kind}`);
@@ -265,6 +282,10 @@ export class FakeMacNative implements MacNative {
       case 'AXFocusedApplication': {
         const app = element === this.systemWide && this.focusedPid !== null ? this.apps.get(this.focusedPid) : undefined;
         return app ? { error: 0, value: this.retain(this.elementRef(app)) } : { error: -25212, value: null };
+      }
+      case 'AXParent': {
+        const parent = this.parentOf(element);
+        return parent ? { error: 0, value: this.retain(this.elementRef(parent)) } : { error: -25212, value: null };
       }
       case 'AXChildren':
       case 'AXWindows': {

@@ -10,6 +10,7 @@ import { createProgress, type Progress } from '../../core/progress.js';
 import { AtspiActions } from './atspiActions.js';
 import { AtspiApps, type AtspiApp } from './atspiApps.js';
 import { AtspiBus } from './atspiBus.js';
+import { AtspiHitTest } from './atspiHitTest.js';
 import { AtspiSettle } from './atspiSettle.js';
 import { AtspiTree } from './atspiTree.js';
 import { LinuxAppOpener } from './linuxApps.js';
@@ -29,7 +30,7 @@ export interface AtspiConnectOptions {
   switchAccessibilityOn?: boolean;
 }
 
-type AccessibilityPart = Pick<Desktop, 'listApps' | 'appForPid' | 'snapshot' | 'performAction' | 'setValue' | 'insertText' | 'setSelected' | 'waitForQuiet' | 'resolveApp'>;
+type AccessibilityPart = Pick<Desktop, 'listApps' | 'appForPid' | 'snapshot' | 'performAction' | 'accessibleAtPoint' | 'setValue' | 'insertText' | 'setSelected' | 'waitForQuiet' | 'resolveApp'>;
 
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -38,6 +39,7 @@ export class AtspiAccessibility implements AccessibilityPart {
   private readonly apps: AtspiApps;
   private readonly tree: AtspiTree;
   private readonly actions: AtspiActions;
+  private readonly hitTest: AtspiHitTest;
   private readonly settle: AtspiSettle;
   private readonly opener: LinuxAppOpener;
   private readonly env: NodeJS.ProcessEnv;
@@ -49,6 +51,7 @@ export class AtspiAccessibility implements AccessibilityPart {
     this.apps = new AtspiApps(bus);
     this.tree = new AtspiTree(bus, options.windowOrigin);
     this.actions = new AtspiActions(bus);
+    this.hitTest = new AtspiHitTest(bus);
     this.settle = new AtspiSettle(bus);
     this.opener = new LinuxAppOpener(bus, this.apps, env, options.windowTitles);
   }
@@ -99,6 +102,10 @@ export class AtspiAccessibility implements AccessibilityPart {
 
   performAction(request: ElementActionRequest, progress: Progress): Promise<void> {
     return this.actions.performAction(request, progress);
+  }
+
+  accessibleAtPoint(window: ElementNode, point: Point, progress: Progress): Promise<string[] | null> {
+    return this.hitTest.accessibleAtPoint(window, point, progress);
   }
 
   setValue(element: ElementNode, value: string, progress: Progress): Promise<void> {

@@ -104,6 +104,10 @@ export class LinuxDesktop implements Desktop {
     return this.atspi.performAction(request, progress);
   }
 
+  accessibleAtPoint(window: ElementNode, point: Point, progress: Progress): Promise<string[] | null> {
+    return this.atspi.accessibleAtPoint(window, point, progress);
+  }
+
   setValue(element: ElementNode, value: string, progress: Progress): Promise<void> {
     return this.atspi.setValue(element, value, progress);
   }

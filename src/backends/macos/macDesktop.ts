@@ -28,6 +28,7 @@ import { type Progress, sleep, throwIfAborted } from '../../core/progress.js';
 import type { MacNative } from '../../../native/macos/macNative.js';
 import { AxActions } from './axActions.js';
 import { AxElementRegistry, AxSession } from './axElement.js';
+import { axElementsAtPoint } from './axHitTest.js';
 import { waitForQuietAx } from './axObserverSettle.js';
 import { AxTreeReader } from './axTree.js';
 import { AxInputBarrier, DEFAULT_AX_BARRIER, type AxBarrierOptions } from './axInputBarrier.js';
@@ -156,6 +157,12 @@ export class MacDesktop implements Desktop {
     throwIfAborted(progress);
     this.session.requireTrust();
     this.actions.perform(request, progress);
+  }
+
+  async accessibleAtPoint(window: ElementNode, point: Point, progress: Progress): Promise<string[] | null> {
+    throwIfAborted(progress);
+    this.session.requireTrust();
+    return axElementsAtPoint(this.session, this.registry, window, point);
   }
 
   async setValue(element: ElementNode, value: string, progress: Progress): Promise<void> {

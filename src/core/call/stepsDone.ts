@@ -29,7 +29,11 @@ export type StepDone =
   | { kind: 'scroll'; deltaX: number; deltaY: number; at: DoneAt }
   | { kind: 'drag'; from: DoneAt; to: DoneAt; durationMs: number; button: 'left' | 'right' | 'middle'; modifiers: string[] }
   | { kind: 'wait'; ms: number }
-  | { kind: 'element-action'; action: string; element: string }
+  /**
+   * `pointMissed`: a click on the element ran as this action because the app's hit test put
+   * another element (`reached`, its tree label) at the element's reported centre `point`.
+   */
+  | { kind: 'element-action'; action: string; element: string; pointMissed?: { point: Point; reached: string } }
   | { kind: 'set-value'; element: string; value: string }
   | { kind: 'set-selected'; selected: boolean; element: string };
 

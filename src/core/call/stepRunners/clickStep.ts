@@ -13,6 +13,8 @@ import type { CallState } from '../callState.js';
 import { screenPointOf } from '../pointerTargets.js';
 import { locate } from '../stepTargets.js';
 import { checkWindowAtPoint } from '../windowAtPoint.js';
+import { elementAtPointInstead } from '../pointReach.js';
+import { pressInstead } from './pressInstead.js';
 import { confirmTargetAtPoint } from '../../confirm/confirmMatch.js';
 import { confirmBeforePress, needsConfirmation } from '../confirmPress.js';
 import type { DoneAt, ScrolledInto, StepDone } from '../stepsDone.js';
@@ -33,7 +35,8 @@ export async function runClickStep(state: CallState, step: ClickStep, index: num
   }
   // A left click presses: on the list, the person says yes first (whatever element the point lands in).
   if (step.button === 'left') await confirmBeforePress(state, index, needsConfirmation(state, element) ? element : confirmTargetAtPoint(state.current.elements, point, state.options.confirmBefore));
-  const reached = await clickAt(state, element, point, { button: step.button, count: step.count, modifiers: step.modifiers });
+  const reached = await clickAt(state, element, point, { button: step.button, count: step.count, modifiers: step.modifiers }, 'query' in step.target);
+  if (reached.reachesInstead) return pressInstead(state, step, reached.element!, reached.point, reached.reachesInstead);
   return { kind: 'click', button: step.button, count: step.count, at: doneAt(reached), modifiers: step.modifiers, ...(reached.scrolled ? { scrolled: reached.scrolled } : {}) };
 }
 
@@ -42,8 +45,18 @@ export function doneAt({ point, element }: { point: Point; element: ElementNode 
   return element ? { point, element: formatElementLabel(element) } : { point };
 }
 
-/** Clicks `point` (on `element` when known), scrolled into view first; the tree is stale after it. */
-export async function clickAt(state: CallState, element: ElementNode | null, point: Point, options: ClickOptions): Promise<{ point: Point; element: ElementNode | null; note?: string; scrolled?: ScrolledInto }> {
+/**
+ * Clicks `point` (on `element` when known), scrolled into view first; the tree is stale after it.
+ * `checkReach` (a click aimed at the element, not at a point): when the app's hit test puts
+ * another element at the point, nothing is clicked and that element is returned as `reachesInstead`.
+ */
+export async function clickAt(
+  state: CallState,
+  element: ElementNode | null,
+  point: Point,
+  options: ClickOptions,
+  checkReach = false,
+): Promise<{ point: Point; element: ElementNode | null; note?: string; scrolled?: ScrolledInto; reachesInstead?: ElementNode }> {
   const progress = state.progress;
   const reached = await scrollIntoView(
     {
@@ -61,6 +74,8 @@ export async function clickAt(state: CallState, element: ElementNode | null, poi
     state.log(reached.note!);
   }
   await checkWindowAtPoint(state, reached.element, reached.point);
+  const reachesInstead = checkReach && reached.element ? await elementAtPointInstead(state, reached.element, reached.point) : null;
+  if (reachesInstead) return { ...reached, reachesInstead };
   await state.desktop.click(reached.point, options, progress);
   state.clickPoint = reached.point;
   state.lastClickTarget = reached.element;

@@ -1,0 +1,70 @@
+// The app's own answer to "what is at this point" (AT-SPI Component.GetAccessibleAtPoint),
+// asked level by level from a window down to the deepest element there. An app can report an
+// element's extents wrong (LibreOffice puts its toolbar buttons ~28 px above where it paints
+// them) while its hit test follows what it paints: core compares the two before a click.
+
+import type { ElementNode, Point } from '../../core/model.js';
+import type { Progress } from '../../core/progress.js';
+import { COORD_TYPE_SCREEN, IFACE, NULL_PATH, ROOT_PATH, type ObjectRef } from '../../../native/linux/atspiProtocol.js';
+import type { AtspiBus } from './atspiBus.js';
+import { atspiHandleOf } from './atspiHandle.js';
+import { isWindowRelativeToolkit } from './atspiTree.js';
+
+/** Deeper than any real widget nesting: a toolkit that keeps answering a new child stops here. */
+const MAX_LEVELS = 40;
+
+export class AtspiHitTest {
+  private readonly bus: AtspiBus;
+  private readonly screenCoordinates = new Map<string, Promise<boolean>>();
+
+  constructor(bus: AtspiBus) {
+    this.bus = bus;
+  }
+
+  /**
+   * The identities of the elements at `point` inside `window`, outermost (the window) first.
+   * null where the window offers no Component or the toolkit answers in window coordinates.
+   */
+  async accessibleAtPoint(window: ElementNode, point: Point, progress: Progress): Promise<string[] | null> {
+    const handle = atspiHandleOf(window);
+    if (!handle.interfaces.includes(IFACE.component)) return null;
+    if (!(await this.answersInScreenCoordinates(handle.busName, progress))) return null;
+    const chain = [`${handle.busName}${handle.path}`];
+    let path = handle.path;
+    for (let level = 0; level < MAX_LEVELS; level++) {
+      const [ref] = await this.bus.call(
+        {
+          destination: handle.busName,
+          path,
+          interface: IFACE.component,
+          member: 'GetAccessibleAtPoint',
+          signature: 'iiu',
+          body: [Math.round(point.x), Math.round(point.y), COORD_TYPE_SCREEN],
+        },
+        progress,
+        'find the element at a point',
+      );
+      const [busName, childPath] = ref as ObjectRef;
+      // A child in another process (a plugin, an embedded window) is not in this app's tree.
+      if (!childPath || childPath === NULL_PATH || childPath === path || (busName !== handle.busName && busName !== '')) break;
+      chain.push(`${handle.busName}${childPath}`);
+      path = childPath;
+    }
+    return chain;
+  }
+
+  /** GTK4 (4.8) answers a screen point as if it were relative to the window: its hit test would be wrong. */
+  private answersInScreenCoordinates(busName: string, progress: Progress): Promise<boolean> {
+    let known = this.screenCoordinates.get(busName);
+    if (!known) {
+      const read = (property: string): Promise<string> =>
+        this.bus
+          .getProperty(busName, ROOT_PATH, IFACE.application, property, progress, 'read the toolkit')
+          .then((value) => String(value ?? ''))
+          .catch(() => '');
+      known = Promise.all([read('ToolkitName'), read('Version')]).then(([name, version]) => !isWindowRelativeToolkit({ name, version }));
+      this.screenCoordinates.set(busName, known);
+    }
+    return known;
+  }
+}

@@ -1,0 +1,81 @@
+// Before a click on an element by position: the app's own hit test at the point must find that
+// element. Extents an app reports can be wrong while its hit test follows what it paints
+// (LibreOffice reports its toolbar buttons ~28 px above where they are): a click at the centre
+// of such bounds lands on another element, and an answer "clicked Bold" would be false.
+// What counts as reaching the target: the target itself, anything inside it (a label in a
+// button), or a container of it when the hit test names nothing deeper there (a toolkit whose
+// containers do not descend to that child). Anything else is another element: the point does not
+// reach the target. Where the hit test is unavailable, slow or names nothing known, the click
+// goes as before.
+
+import type { ElementNode, Point } from '../model.js';
+import { withTimeout } from '../progress.js';
+import type { CallState } from './callState.js';
+
+/** A hit test costs a few D-Bus round trips (~1 ms each): past this the click goes unchecked. */
+const HIT_TEST_MS = 400;
+
+function byIndex(elements: readonly ElementNode[], index: number | null): ElementNode | undefined {
+  if (index === null) return undefined;
+  const direct = elements[index];
+  return direct?.index === index ? direct : elements.find((element) => element.index === index);
+}
+
+/** Whether `ancestor` is `element` or holds it, by the snapshot's parent links. */
+function isWithin(elements: readonly ElementNode[], element: ElementNode, ancestor: ElementNode): boolean {
+  for (let node: ElementNode | undefined = element; node; node = byIndex(elements, node.parentIndex)) {
+    if (node.index === ancestor.index) return true;
+  }
+  return false;
+}
+
+/**
+ * The element the hit test found at the point instead of `target`, or null when the point
+ * reaches the target (itself, inside it, or a container of it with nothing deeper named) or
+ * when it cannot be told (no identities, nothing hit that the snapshot knows). `chain`: the
+ * identities hit, outermost first.
+ */
+export function elementReachedInstead(elements: readonly ElementNode[], target: ElementNode, chain: readonly string[]): ElementNode | null {
+  if (!target.identity) return null;
+  const known = new Map<string, ElementNode>();
+  for (const element of elements) if (element.identity) known.set(element.identity, element);
+  // The deepest element hit that the snapshot knows: deeper ones (not read) cannot be placed.
+  const deepest = [...chain].reverse().map((identity) => known.get(identity)).find((element) => element !== undefined);
+  if (!deepest) return null;
+  if (isWithin(elements, deepest, target)) return null;
+  if (isWithin(elements, target, deepest)) return null;
+  return deepest;
+}
+
+/** The top-level element (a window, at depth 1) holding `element`, or null when the snapshot has none. */
+export function windowElementOf(elements: readonly ElementNode[], element: ElementNode): ElementNode | null {
+  let node: ElementNode | undefined = element;
+  while (node && node.depth > 1) node = byIndex(elements, node.parentIndex);
+  return node && node.depth === 1 ? node : null;
+}
+
+/**
+ * Asks the app what is at `point` and returns the element there when it is not `target`
+ * (see elementReachedInstead). null where the desktop has no hit test, it fails or it takes
+ * longer than HIT_TEST_MS. An abort (Esc, watchdog) still ends the call.
+ */
+export async function elementAtPointInstead(state: CallState, target: ElementNode, point: Point): Promise<ElementNode | null> {
+  const hitTest = state.desktop.accessibleAtPoint?.bind(state.desktop);
+  const elements = state.current.elements;
+  const window = hitTest ? windowElementOf(elements, target) : null;
+  if (!hitTest || !window) return null;
+  let chain: string[] | null;
+  try {
+    // The pointer goes there first, as the click would take it: an app can keep a stale idea of
+    // where its widgets are until input reaches it (LibreOffice right after it opens answers
+    // extents and hit tests ~28 px off until the pointer enters its window), and the press then
+    // lands where the app places things once it has that input.
+    await state.step(state.desktop.moveCursor(point));
+    chain = await state.step(hitTest(window, point, withTimeout(state.progress, HIT_TEST_MS)));
+  } catch (error) {
+    if (state.abort.signal.aborted || state.progress.signal.aborted) throw error;
+    state.log(`hit test at ${Math.round(point.x)},${Math.round(point.y)} unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+  return chain ? elementReachedInstead(elements, target, chain) : null;
+}
