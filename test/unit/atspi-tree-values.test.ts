@@ -106,6 +106,15 @@ const app: Node = {
           ],
         },
         {
+          path: '/font',
+          role: 'combo box',
+          name: 'Font', // an editable combo box: its text is what it holds, whatever its list selects
+          ifaces: [IFACE.accessible, IFACE.component, IFACE.text],
+          states: states(...ON_SCREEN, STATE.editable),
+          text: 'Typed Sans',
+          children: [{ path: '/font-list', role: 'menu', ifaces: [IFACE.accessible, IFACE.selection], states: states(), selectedChild: '/font-other', children: [{ path: '/font-other', role: 'menu item', name: 'Other Serif' }] }],
+        },
+        {
           path: '/empty-choice',
           role: 'combo box',
           name: 'Colour', // the same with nothing chosen: its text says nothing either
@@ -231,6 +240,8 @@ test("should give a Chromium select's chosen option as its value, never the embe
   assert.ok(bus.calls.some((call) => call.path === '/size-list' && call.member === 'GetSelectedChild'), 'the hidden popup list is asked for its choice');
   const unchosen = elements.find((el) => el.role === 'ComboBox' && el.text === 'Colour')!;
   assert.equal(unchosen.value, undefined, 'text made only of U+FFFC is no value');
+  assert.equal(elements.find((el) => el.role === 'ComboBox' && el.text === 'Font')?.value, 'Typed Sans', 'text that says something stays the value');
+  assert.ok(!bus.calls.some((call) => call.path === '/font-list'), 'its list is not asked');
 });
 
 test('should read a long document up to the cap, asking for one character more to know it is cut', async () => {

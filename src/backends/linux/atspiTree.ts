@@ -334,13 +334,16 @@ export class AtspiTree {
 
   /**
    * GTK 3's combo box selects its choice itself (detailsOf); Chromium's <select> leaves that to
-   * its popup list, a child offering Selection (hidden while closed). Asked once the tree is
-   * whole: a node's details may be read before its children are attached.
+   * its popup list, a child offering Selection (hidden while closed), and its text holds only
+   * that list as an embedded object. Asked only then (an editable combo box's text is what it
+   * holds, whatever its list selects), once the tree is whole: a node's details may be read
+   * before its children are attached.
    */
   private async readPopupChoices(app: AtspiApp, nodes: FlatNode[], details: Map<RawNode, NodeDetails>, budget: Budget): Promise<void> {
     const reads = nodes.map(async ({ node }) => {
       const entry = details.get(node);
       if (!entry || node.role !== ROLE.comboBox || node.interfaces.includes(IFACE.selection) || !isShowing(node)) return;
+      if (entry.value !== undefined && !onlyEmbeddedObjects(entry.value)) return;
       const popup = node.children.find((child) => child.interfaces.includes(IFACE.selection));
       if (!popup || budget.expired()) return;
       try {
