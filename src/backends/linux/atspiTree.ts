@@ -336,14 +336,16 @@ export class AtspiTree {
    * GTK 3's combo box selects its choice itself (detailsOf); Chromium's <select> leaves that to
    * its popup list, a child offering Selection (hidden while closed), and its text holds only
    * that list as an embedded object. Asked only then (an editable combo box's text is what it
-   * holds, whatever its list selects), once the tree is whole: a node's details may be read
+   * holds, whatever its list selects; Gecko's has none), once the tree is whole: a node's details may be read
    * before its children are attached.
    */
   private async readPopupChoices(app: AtspiApp, nodes: FlatNode[], details: Map<RawNode, NodeDetails>, budget: Budget): Promise<void> {
     const reads = nodes.map(async ({ node }) => {
       const entry = details.get(node);
       if (!entry || node.role !== ROLE.comboBox || node.interfaces.includes(IFACE.selection) || !isShowing(node)) return;
-      if (entry.value !== undefined && !onlyEmbeddedObjects(entry.value)) return;
+      // Gecko's <select> (no text) is read from its list's selected item instead: asking its list
+      // for its selection ended Firefox ESR's process in the browser suite (twice of two; not seen without it).
+      if (entry.value === undefined || !onlyEmbeddedObjects(entry.value)) return;
       const popup = node.children.find((child) => child.interfaces.includes(IFACE.selection));
       if (!popup || budget.expired()) return;
       try {
