@@ -54,6 +54,8 @@ export interface ReasonsByCode {
     | 'no-target'
     | 'not-editable'
     | 'no-editable-text'
+    /** replace by keys: the field did not take the focus, so the select-all key was not pressed. */
+    | 'focus-not-in-field'
     | 'client-unknown'
     | 'refused'
     /** A step of a background call needs real input (keys, the pointer): nothing was done. */

@@ -79,6 +79,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
       ...(entry.reason ? { reason: entry.reason } : {}),
       ...(entry.element ? { element_index: entry.element.index, role: entry.element.role, name: entry.element.name } : {}),
       ...(entry.replaced ? { replaced: true } : {}),
+      ...(entry.selectedAll ? { selected_all: entry.selectedAll } : {}),
       ...(entry.keptOtherText ? { kept_other_text: true } : {}),
       ...(entry.textMissing ? { text_missing: true } : {}),
     }));
@@ -186,13 +187,20 @@ const KEYS_REASONS: Record<KeysReason, string> = {
   'no-editable-text': 'the element takes no text inserted through accessibility',
 };
 
+function replacedHow(entry: TextEntry): string {
+  return entry.selectedAll ? `; all the field held selected with ${entry.selectedAll} first` : '; the field emptied first';
+}
+
 function textEntryText(entry: TextEntry): string {
   const where = entry.element ? ` ${entry.method === 'insertion' ? 'into' : 'at'} ${candidateText(entry.element)}` : '';
   const how = entry.method === 'insertion'
     ? `step ${entry.step + 1} inserted through accessibility${where} (${entry.replaced ? 'one edit replacing all the field held' : 'one edit at the caret, replacing any selection'})`
-    : `step ${entry.step + 1} typed as keys${where} (${KEYS_REASONS[entry.reason ?? 'mode']}${entry.replaced ? '; the field emptied first' : ''})`;
+    : `step ${entry.step + 1} typed as keys${where} (${KEYS_REASONS[entry.reason ?? 'mode']}${entry.replaced ? replacedHow(entry) : ''})`;
   if (entry.textMissing) return `${how}; but the field does not show the text sent: the app dropped or changed it, or the input went elsewhere — read the field before going on`;
-  return entry.keptOtherText ? `${how}; the field kept other text it had, so it holds more than the text sent (replace: true replaces all of it)` : how;
+  if (!entry.keptOtherText) return how;
+  return entry.replaced
+    ? `${how}; but the field still holds other text besides the text sent — read the field before going on`
+    : `${how}; the field kept other text it had, so it holds more than the text sent (replace: true replaces all of it)`;
 }
 
 function launchedText(result: CallResult): string | undefined {

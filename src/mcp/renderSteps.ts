@@ -38,7 +38,8 @@ export function describeStepDone(done: StepDone): string {
       return `inserted ${done.text} into ${done.into}`;
     case 'type-keys': {
       const clicked = done.clicked ? `${done.clicked.scrolled ? `${scrolledInto(done.clicked.scrolled)}, ` : ''}clicked ${at(done.clicked)}, then ` : '';
-      return `${clicked}typed ${done.text}${done.into ? ` into ${done.into}` : ''} as keys`;
+      const selected = done.selectedAll ? `pressed ${done.selectedAll} to select all it held, then ` : '';
+      return `${clicked}${selected}typed ${done.text}${done.into ? ` into ${done.into}` : ''} as keys`;
     }
     case 'press':
       if (done.pressed < done.count) return `pressed ${done.keys} ${done.pressed} of ${done.count} times, then stopped`;

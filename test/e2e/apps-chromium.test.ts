@@ -15,8 +15,8 @@ browserFormSuite({
     // flag can be checked from outside.
     assert.match(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '), / --force-renderer-accessibility /, 'Tandem started Chromium with its page-accessibility flag');
   },
-  // A <select> is a combo box whose text is an embedded object (U+FFFC): its choice is not read.
-  selectValueInDiff: false,
+  // A <select>'s text is only an embedded object (U+FFFC): its choice is read from its popup list.
+  selectValueInDiff: true,
   // It ignores clicks on a dialog's buttons for a double-click interval after the dialog appears.
   dialogSettleMs: 1_000,
 });

@@ -104,6 +104,8 @@ export interface ScriptedNodeSpec {
   value?: string;
   /** insertText works on it (default: editable); false: like a terminal that only takes keys. */
   insertable?: boolean;
+  /** setValue works on it (default: editable); false: like Chromium's inputs, which offer no EditableText. */
+  settable?: boolean;
   /** A one-line field (reported as singleLine). */
   singleLine?: boolean;
   /** A click gives it focus (default: editable). */
@@ -696,7 +698,7 @@ export class ScriptedDesktop implements Desktop {
   async setValue(element: ElementNode, value: string, progress: Progress): Promise<void> {
     await this.enter('setValue', element.secure ? `set-value [secure] "${element.role}"` : `set-value "${value}"`, progress);
     const node = this.liveNode(element);
-    if (!node.editable) throw new TandemError('unsupported', `${node.role} "${node.text}" has no editable value`);
+    if (!(node.spec.settable ?? node.editable)) throw new TandemError('unsupported', `${node.role} "${node.text}" has no editable value`, { reason: 'value-refused' });
     if (node.secure) node.secret = value;
     else node.value = value;
   }

@@ -84,6 +84,44 @@ const app: Node = {
             },
           ],
         },
+        {
+          path: '/size',
+          role: 'combo box',
+          name: 'Size', // Chromium: no Selection of its own, its text an embedded object (its popup list)
+          ifaces: [IFACE.accessible, IFACE.component, IFACE.action, IFACE.text],
+          states: states(...ON_SCREEN),
+          text: '\uFFFC',
+          children: [
+            {
+              path: '/size-list',
+              role: 'menu',
+              ifaces: [IFACE.accessible, IFACE.component, IFACE.selection],
+              states: states(),
+              selectedChild: '/size-large',
+              children: [
+                { path: '/size-small', role: 'menu item', name: 'Small' },
+                { path: '/size-large', role: 'menu item', name: 'Large' },
+              ],
+            },
+          ],
+        },
+        {
+          path: '/font',
+          role: 'combo box',
+          name: 'Font', // an editable combo box: its text is what it holds, whatever its list selects
+          ifaces: [IFACE.accessible, IFACE.component, IFACE.text],
+          states: states(...ON_SCREEN, STATE.editable),
+          text: 'Typed Sans',
+          children: [{ path: '/font-list', role: 'menu', ifaces: [IFACE.accessible, IFACE.selection], states: states(), selectedChild: '/font-other', children: [{ path: '/font-other', role: 'menu item', name: 'Other Serif' }] }],
+        },
+        {
+          path: '/empty-choice',
+          role: 'combo box',
+          name: 'Colour', // the same with nothing chosen: its text says nothing either
+          ifaces: [IFACE.accessible, IFACE.component, IFACE.text],
+          states: states(...ON_SCREEN),
+          text: '\uFFFC',
+        },
         { path: '/doc', role: 'text', ifaces: FIELD_IFACES, states: states(...ON_SCREEN, STATE.editable), text: document },
         { path: '/hidden', role: 'text', ifaces: FIELD_IFACES, states: states(STATE.editable), text: 'not on screen' },
       ],
@@ -193,6 +231,17 @@ test('should give check states and a combo box choice as values, the combo named
   assert.deepEqual([combo.text, combo.value], ['Alignment', 'Left']);
   const gecko = elements.find((el) => el.role === 'ComboBox' && el.text === 'Speed')!;
   assert.equal(gecko.value, 'Express', 'without Selection, the selected item of its own list');
+});
+
+test("should give a Chromium select's chosen option as its value, never the embedded object character of its text", async () => {
+  const { bus, elements } = await snapshot();
+  const chromium = elements.find((el) => el.role === 'ComboBox' && el.text === 'Size')!;
+  assert.equal(chromium.value, 'Large', "the choice of its popup list's Selection");
+  assert.ok(bus.calls.some((call) => call.path === '/size-list' && call.member === 'GetSelectedChild'), 'the hidden popup list is asked for its choice');
+  const unchosen = elements.find((el) => el.role === 'ComboBox' && el.text === 'Colour')!;
+  assert.equal(unchosen.value, undefined, 'text made only of U+FFFC is no value');
+  assert.equal(elements.find((el) => el.role === 'ComboBox' && el.text === 'Font')?.value, 'Typed Sans', 'text that says something stays the value');
+  assert.ok(!bus.calls.some((call) => call.path === '/font-list'), 'its list is not asked');
 });
 
 test('should read a long document up to the cap, asking for one character more to know it is cut', async () => {

@@ -222,7 +222,7 @@ test('should press, set values (secure fields included) and report unsupported a
   actions.setValue(secureNode, 's3cret', progress());
   assert.equal(fake.written.at(-1)?.element, parts.secure);
   assert.throws(() => actions.perform({ element: byRole('TextArea'), action: 'press' }, progress()), (e: TandemError) => e.code === 'unsupported');
-  assert.throws(() => actions.setValue(byRole('Button'), 'x', progress()), (e: TandemError) => e.code === 'unsupported' && /type the text instead/.test(modelText(e)));
+  assert.throws(() => actions.setValue(byRole('Button'), 'x', progress()), (e: TandemError) => e.code === 'unsupported' && /type_text {pid, element_index, text, replace: true}/.test(modelText(e)));
   registry.releaseAll();
   session.close();
   assert.deepEqual(fake.leaks(), []);

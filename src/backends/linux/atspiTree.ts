@@ -328,7 +328,33 @@ export class AtspiTree {
       }),
     );
     await this.correctWindowRelative(app, nodes, details, budget);
+    await this.readPopupChoices(app, nodes, details, budget);
     return details;
+  }
+
+  /**
+   * GTK 3's combo box selects its choice itself (detailsOf); Chromium's <select> leaves that to
+   * its popup list, a child offering Selection (hidden while closed), and its text holds only
+   * that list as an embedded object. Asked only then (an editable combo box's text is what it
+   * holds, whatever its list selects; Gecko's has none), once the tree is whole: a node's details may be read
+   * before its children are attached.
+   */
+  private async readPopupChoices(app: AtspiApp, nodes: FlatNode[], details: Map<RawNode, NodeDetails>, budget: Budget): Promise<void> {
+    const reads = nodes.map(async ({ node }) => {
+      const entry = details.get(node);
+      if (!entry || node.role !== ROLE.comboBox || node.interfaces.includes(IFACE.selection) || !isShowing(node)) return;
+      // Gecko's <select> (no text) is read from its list's selected item instead: asking its list
+      // for its selection ended Firefox ESR's process in the browser suite (twice of two; not seen without it).
+      if (entry.value === undefined || !onlyEmbeddedObjects(entry.value)) return;
+      const popup = node.children.find((child) => child.interfaces.includes(IFACE.selection));
+      if (!popup || budget.expired()) return;
+      try {
+        entry.choice = await this.selectedChildName(app, popup.path, budget);
+      } catch (error) {
+        budget.noteError(error);
+      }
+    });
+    await Promise.all(reads);
   }
 
   /**
@@ -616,8 +642,16 @@ function toggleValue(node: RawNode): string | undefined {
 function comboNameAndValue(node: RawNode, details: NodeDetails | undefined, label: string): { name: string; value: string | undefined } {
   const choice = details?.choice;
   const name = ownName(node);
-  if (choice === undefined) return { name: name || label, value: details?.value };
+  if (choice === undefined) return { name: name || label, value: details?.value === undefined || onlyEmbeddedObjects(details.value) ? undefined : details.value };
   return { name: name && name !== choice ? name : label, value: choice };
+}
+
+/**
+ * Text made only of U+FFFC (the object replacement character: Chromium's <select> holds its
+ * popup list as an embedded object in its text) says nothing a person sees: it is no text.
+ */
+function onlyEmbeddedObjects(text: string): boolean {
+  return /^[\s\uFFFC]*\uFFFC[\s\uFFFC]*$/.test(text);
 }
 
 /** The name of the selected item in a combo box's own list (what Gecko exposes instead of Selection). */

@@ -56,6 +56,8 @@ export interface TextEntry {
   element?: ChoiceCandidate;
   /** The text replaced everything the field held (replace was asked). */
   replaced?: boolean;
+  /** replace with keys where accessibility could not empty the field: the select-all keys pressed first ("control+a"). */
+  selectedAll?: string;
   /**
    * After the call the field holds the text and more it had before: only part of it was
    * replaced (a pre-selected file name stem, the caret inside its text).

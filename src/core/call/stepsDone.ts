@@ -23,7 +23,7 @@ export type StepDone =
   | { kind: 'type'; text: string }
   | { kind: 'insert'; text: string; into: string }
   /** type_text as keys: the element clicked first to give it the focus, else the element that had it. */
-  | { kind: 'type-keys'; text: string; clicked?: DoneAt & { scrolled?: ScrolledInto }; into?: string }
+  | { kind: 'type-keys'; text: string; clicked?: DoneAt & { scrolled?: ScrolledInto }; into?: string; selectedAll?: string }
   /** `pressed` below `count` when a stop came between the presses. */
   | { kind: 'press'; keys: string; count: number; pressed: number }
   | { kind: 'scroll'; deltaX: number; deltaY: number; at: DoneAt }

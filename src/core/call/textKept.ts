@@ -12,18 +12,20 @@ import type { CallState } from './callState.js';
 
 export function noteKeptText(state: CallState, after: TreeSnapshot): void {
   for (const entry of state.textEntries) {
-    const step = state.steps[entry.step];
-    if (!entry.element || step?.kind !== 'type-text') continue;
+    const text = sentText(state, entry.step);
+    if (!entry.element || text === undefined) continue;
     // A later step may rightly empty the field (Return sends a chat line): then nothing is judged.
     if (laterStepsAct(state, entry.step)) continue;
     const before = state.candidateNodes.get(entry.element);
     const had = before ? displayValue(before) : undefined;
     const now = before ? refind(after.elements, before) : null;
     const holds = now ? displayValue(now) : undefined;
-    // Only where both values are known, the text is there, and something else is there too
-    // (a replacement leaves nothing else by design).
-    if (!entry.replaced && had && holds !== undefined && holds !== step.text && holds.includes(step.text)) entry.keptOtherText = true;
-    if (lacksText(now, step.text)) entry.textMissing = true;
+    // Only where both values are known, the text is there, and something else is there too. A
+    // replacement in one edit leaves nothing else by design; one by select-all and keys may (the
+    // key selected less than all, the app kept a part), so it is judged.
+    const judged = !entry.replaced || entry.selectedAll !== undefined;
+    if (judged && had && holds !== undefined && !now?.valueTruncated && holds !== text && holds.includes(text)) entry.keptOtherText = true;
+    if (lacksText(now, text)) entry.textMissing = true;
   }
   for (const typed of state.keysTypedAt) {
     const step = state.steps[typed.step];
@@ -37,6 +39,12 @@ export function noteKeptText(state: CallState, after: TreeSnapshot): void {
 function lacksText(now: ElementNode | null, text: string): boolean {
   const holds = now ? displayValue(now) : undefined;
   return !!now && holds !== undefined && !now.valueTruncated && !holds.includes(text);
+}
+
+/** The text a type_text step sent, or the value a set_value step typed as keys; undefined for any other step. */
+function sentText(state: CallState, index: number): string | undefined {
+  const step = state.steps[index];
+  return step?.kind === 'type-text' ? step.text : step?.kind === 'set-value' ? step.value : undefined;
 }
 
 function laterStepsAct(state: CallState, index: number): boolean {

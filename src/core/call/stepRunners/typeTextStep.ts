@@ -11,6 +11,7 @@ import type { CallState } from '../callState.js';
 import { candidateOf, focusedIn, isSecureDestination, locate } from '../stepTargets.js';
 import { clickAt } from './clickStep.js';
 import type { DoneAt, ScrolledInto, StepDone } from '../stepsDone.js';
+import { selectAllOfField } from './selectAll.js';
 
 /**
  * type_text: insert the text through accessibility where the element takes it (one edit, at its
@@ -48,10 +49,7 @@ export async function runTypeTextStep(state: CallState, step: TypeTextStep, inde
         state.textEntries.push({ step: index, method: 'insertion', element: candidateOf(state, target), ...(step.replace ? { replaced: true } : {}) });
         return { kind: 'insert', text: shownText(step.text, secure), into: label };
       } catch (error) {
-        // Refused before anything went in (no such interface, or the value not taken: macOS
-        // maps that to bad-input): typing keys can still do it. Anything else is a real failure.
-        const refused = isTandemError(error, 'unsupported') || (isTandemError(error, 'bad-input') && (error.details?.reason === 'value-rejected' || error.details?.reason === 'number-expected'));
-        if (!refused) throw error;
+        if (!refusedBeforeAnything(error)) throw error;
         state.log(`${label} takes no text insertion: ${toTandemError(error).message}`);
       }
     }
@@ -59,30 +57,68 @@ export async function runTypeTextStep(state: CallState, step: TypeTextStep, inde
       throw new TandemError('unsupported', `${label} takes no text insertion.`, { reason, ...(target ? { index: target.index } : {}) });
     }
   }
+  return typeAsKeys(state, { text: step.text, replace: step.replace === true, clickFirst: step.query !== undefined }, index, target, reason, secure);
+}
+
+/**
+ * Refused before anything went in (no such interface, or the value not taken: macOS maps that
+ * to bad-input): typing keys can still do it. Anything else is a real failure.
+ */
+function refusedBeforeAnything(error: unknown): boolean {
+  return isTandemError(error, 'unsupported') || (isTandemError(error, 'bad-input') && (error.details?.reason === 'value-rejected' || error.details?.reason === 'number-expected'));
+}
+
+/** What typeAsKeys types, and how: `clickFirst` when the field was named (not the focus). */
+export interface KeysEntry {
+  text: string;
+  replace: boolean;
+  clickFirst: boolean;
+}
+
+/**
+ * The text typed as keys at `target` (clicked first when named and not focused; null: the
+ * focus). With replace, the field is emptied first: through accessibility, else by selecting
+ * all of it with the select-all key. How it went in is kept as a fact for the answer.
+ */
+export async function typeAsKeys(state: CallState, entry: KeysEntry, index: number, target: ElementNode | null, reason: KeysReason, secure: boolean): Promise<StepDone> {
+  const progress = state.progress;
+  const label = target ? formatElementLabel(target) : 'the keyboard focus';
   // Keys go to the focus: an element named by the query that does not have it is clicked first.
   let clicked: (DoneAt & { scrolled?: ScrolledInto }) | undefined;
-  if (target && step.query && !target.focused) {
+  if (target && entry.clickFirst && !target.focused) {
     const bounds = target.bounds ?? estimateBounds(state.current.elements, target);
     if (!bounds) throw new TandemError('unsupported', `${label} has no position on screen to click before typing.`, { reason: 'no-position-to-type', index: target.index });
     const reached = await clickAt(state, target, centreOf(bounds), { button: 'left', count: 1, modifiers: [] });
     clicked = { point: reached.point, element: label, ...(reached.scrolled ? { scrolled: reached.scrolled } : {}) };
   }
-  if (step.replace) await emptyBeforeKeys(state, target, label);
-  progress.log(secure ? 'typing into a secure field' : `typing${count}`);
-  await state.desktop.typeText(step.text, secure ? { ...progress, secretInput: true } : progress);
+  const selectedAll = entry.replace ? await emptyBeforeKeys(state, target, label) : undefined;
+  progress.log(secure ? 'typing into a secure field' : `typing ${[...entry.text].length} characters`);
+  await state.desktop.typeText(entry.text, secure ? { ...progress, secretInput: true } : progress);
   state.treeIsStale = true;
-  state.textEntries.push({ step: index, method: 'keys', reason, ...(target ? { element: candidateOf(state, target) } : {}), ...(step.replace ? { replaced: true } : {}) });
-  return { kind: 'type-keys', text: shownText(step.text, secure), ...(clicked ? { clicked } : target ? { into: label } : {}) };
+  state.textEntries.push({
+    step: index,
+    method: 'keys',
+    reason,
+    ...(target ? { element: candidateOf(state, target) } : {}),
+    ...(entry.replace ? { replaced: true } : {}),
+    ...(selectedAll ? { selectedAll } : {}),
+  });
+  return { kind: 'type-keys', text: shownText(entry.text, secure), ...(clicked ? { clicked } : target ? { into: label } : {}), ...(selectedAll ? { selectedAll } : {}) };
 }
 
-/** replace with keys: the field emptied through accessibility first, so the keys are all it holds. */
-async function emptyBeforeKeys(state: CallState, target: ElementNode | null, label: string): Promise<void> {
+/**
+ * replace with keys: the field emptied through accessibility first, so the keys are all it holds;
+ * where it cannot be, its whole text selected with the select-all key (returned: the keys pressed).
+ */
+async function emptyBeforeKeys(state: CallState, target: ElementNode | null, label: string): Promise<string | undefined> {
   if (!target) throw new TandemError('unsupported', 'No field has the keyboard focus, so there is no text to replace.', { reason: 'value-refused' });
   try {
     await state.desktop.setValue(target, '', state.progress);
     state.treeIsStale = true;
+    return undefined;
   } catch (error) {
     if (!isTandemError(error, 'unsupported') && !isTandemError(error, 'bad-input')) throw error;
-    throw new TandemError('unsupported', `${label} cannot be emptied through accessibility, so its text cannot be replaced: nothing was typed.`, { reason: 'value-refused', index: target.index });
+    state.log(`${label} cannot be emptied through accessibility: ${toTandemError(error).message}`);
+    return selectAllOfField(state, target, label);
   }
 }
