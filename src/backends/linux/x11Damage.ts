@@ -38,6 +38,11 @@ export class X11PaintWatcher {
       paints.damages.push(id);
       this.owners.set(id, paints);
     }
+    // The server reports a new damage object's window as damaged whole at once (DamageCreate
+    // seeds it with the visible area): that is no paint. Its events arrive before the reply to
+    // a round trip sent after the create, so paints count only from that reply on.
+    if (owned.length > 0) await this.connection.sync().catch(() => {});
+    paints.arm(Date.now());
     return paints;
   }
 
@@ -47,6 +52,7 @@ export class X11PaintWatcher {
     const owner = id === undefined ? undefined : this.owners.get(id);
     if (!owner || id === undefined) return;
     this.damage.Subtract(id, 0, 0);
+    if (!owner.armed) return;
     owner.painted(Date.now());
   }
 
@@ -70,11 +76,19 @@ class WindowPaints implements PaintWatch {
   private last: number | undefined;
   private readonly waiting = new Set<() => void>();
   private closed = false;
+  /** false until the damage the server seeds a new damage object with has been consumed. */
+  armed = false;
 
   constructor(
-    readonly since: number,
+    public since: number,
     private readonly onClose: () => void,
   ) {}
+
+  /** Paints count from `at` on. */
+  arm(at: number): void {
+    this.armed = true;
+    this.since = at;
+  }
 
   lastPaintAt(): number | undefined {
     return this.last;

@@ -29,7 +29,8 @@ import type { CallResult, CallStatus } from './result.js';
 import { awaitLateReaction } from './lateReaction.js';
 import { settle, waitForLaunches } from './settle.js';
 import { stepVerb } from './steps.js';
-import { captureScreenshot, checkHandoff, readAfter, readAfterFailure, readHandoffTree } from './afterAction.js';
+import { captureScreenshot, checkHandoff, readAfterFailure, readHandoffTree } from './afterAction.js';
+import { captureAndReadAfter } from './screenshotCurrent.js';
 import { CallState, type CallInfo, type TransactionDeps, type UnframedResult } from './callState.js';
 import { prepare } from './prepare.js';
 import { engageCallGuard } from './callGuard.js';
@@ -128,8 +129,7 @@ async function guarded(state: CallState): Promise<TandemError | null> {
     // The screenshot first: the app is settled, and its PNG is encoded (in sharp's threads)
     // while the trees are read. The reads run one after the other: they are bound by the CPU
     // the app, the display server and we share (in parallel they took longer than in a row).
-    await captureScreenshot(state, state.progress);
-    await readAfter(state);
+    await captureAndReadAfter(state, settleGivesUpAt);
     await awaitLateReaction(state, settleGivesUpAt);
     await readHandoffTree(state);
     state.session?.fireWatchdogIfDue();

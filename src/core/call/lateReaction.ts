@@ -10,7 +10,7 @@ import type { PaintWatch } from '../desktop.js';
 import { throwIfAborted } from '../progress.js';
 import { textChanges } from '../tree/diff.js';
 import type { Step } from './steps.js';
-import { captureScreenshot, readAfter } from './afterAction.js';
+import { captureAndReadAfter } from './screenshotCurrent.js';
 import { settle } from './settle.js';
 import type { CallState } from './callState.js';
 
@@ -49,8 +49,7 @@ export async function awaitLateReaction(state: CallState, giveUpAt: number): Pro
       state.settled = outcome !== 'cap';
       state.screenshot = undefined;
       state.screenshotPng = undefined;
-      await captureScreenshot(state, state.progress);
-      await readAfter(state);
+      await captureAndReadAfter(state, giveUpAt);
     }
   } finally {
     paints.close();
