@@ -11,6 +11,7 @@ import { throwIfAborted } from '../progress.js';
 import { textChanges } from '../tree/diff.js';
 import type { Step } from './steps.js';
 import { captureAndReadAfter } from './screenshotCurrent.js';
+import { busyIndicatorAreas } from './busyIndicators.js';
 import { settle } from './settle.js';
 import type { CallState } from './callState.js';
 
@@ -37,7 +38,7 @@ function setsWorkGoing(step: Step | undefined): boolean {
 export async function awaitLateReaction(state: CallState, giveUpAt: number): Promise<void> {
   if (state.handoff || state.appExited || !setsWorkGoing(state.steps.at(-1)) || !noEffectYet(state)) return;
   if (state.options.now() >= giveUpAt) return;
-  const paints = await state.step(state.desktop.watchPaint(state.request.pid, state.progress)).catch(() => null);
+  const paints = await state.step(state.desktop.watchPaint(state.request.pid, state.progress, busyIndicatorAreas(state.current.elements))).catch(() => null);
   if (!paints) return;
   try {
     while (noEffectYet(state)) {

@@ -7,6 +7,7 @@
 // the bound runs out first, the answer says it had not settled.
 
 import { captureScreenshot, readAfter } from './afterAction.js';
+import { busyIndicatorAreas } from './busyIndicators.js';
 import { settle } from './settle.js';
 import type { CallState } from './callState.js';
 
@@ -16,7 +17,7 @@ import type { CallState } from './callState.js';
  * the backend cannot see paints, one capture and one read, as before.
  */
 export async function captureAndReadAfter(state: CallState, giveUpAt: number): Promise<void> {
-  const paints = await state.step(state.desktop.watchPaint(state.request.pid, state.progress)).catch(() => null);
+  const paints = await state.step(state.desktop.watchPaint(state.request.pid, state.progress, busyIndicatorAreas(state.current.elements))).catch(() => null);
   try {
     let capturedAt = Date.now();
     await captureScreenshot(state, state.progress);

@@ -5,6 +5,7 @@
 import type { Desktop, PaintWatch, SettleOutcome } from '../desktop.js';
 import type { RunningApp, TreeSnapshot } from '../model.js';
 import { sleep, throwIfAborted, type Progress } from '../progress.js';
+import { busyIndicatorAreas } from './busyIndicators.js';
 
 export interface SettleOptions {
   /**
@@ -78,7 +79,7 @@ export async function settle(desktop: Desktop, pid: number, options: SettleOptio
   const giveUpAt = Math.min(Date.now() + options.capMs, progress.deadline);
   // Watched from the start, so paints during the tree's wait count; a backend that cannot
   // watch (or fails to) leaves the tree's word alone.
-  const paints = await desktop.watchPaint(pid, progress).catch(() => null);
+  const paints = await desktop.watchPaint(pid, progress, busyIndicatorAreas(lastRead?.elements)).catch(() => null);
   try {
     let outcome = await desktop.waitForQuiet(pid, quietBeforeRead(options, lastRead), options.capMs, progress);
     // Without accessibility events there is nothing to observe: give the app a fixed moment.
