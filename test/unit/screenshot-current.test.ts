@@ -7,8 +7,8 @@ import { describe, it } from 'node:test';
 import type { PaintWatch } from '../../src/core/desktop.js';
 import type { ElementNode, Rect, Screenshot } from '../../src/core/model.js';
 import { busyIndicatorAreas, insideOneOf } from '../../src/core/call/busyIndicators.js';
-import type { Progress } from '../../src/core/progress.js';
-import { DEFAULT_SETTLE } from '../../src/core/call/settle.js';
+import { createProgress, type Progress } from '../../src/core/progress.js';
+import { DEFAULT_SETTLE, settle } from '../../src/core/call/settle.js';
 import { LAUNCH_QUIET_MS, launchSettleOptions } from '../../src/core/apps/launchSettle.js';
 import { COUNTER, act, clickOn, counterDesktop, engineFixture } from '../support/engineFixtures.js';
 
@@ -134,5 +134,52 @@ describe('busy indicators while settling', () => {
     assert.equal(insideOneOf({ x: 557, y: 81, width: 312, height: 60 }, [bar]), false, 'the bar and the row below it');
     assert.equal(insideOneOf({ x: 0, y: 0, width: 1381, height: 741 }, [bar]), false, 'the whole window');
     assert.equal(insideOneOf(bar, []), false);
+  });
+});
+
+describe('a settle while something keeps painting', () => {
+  const bar = { x: 557, y: 81, width: 312, height: 18 };
+  const treeWithBar = { pid: COUNTER, app: 'Counter', elements: [{ role: 'ProgressBar', bounds: bar, visible: true } as ElementNode], elapsedMs: 1 };
+
+  /** Paints every 5 ms on every watch that does not leave out `bar`; `elsewhere` paints on every watch. */
+  function painting(elsewhere: boolean) {
+    const desktop = counterDesktop();
+    const watches: ScriptedPaints[] = [];
+    desktop.watchPaint = async (_pid: number, _progress: Progress, ignoring: readonly Rect[] = []) => {
+      const watch = new ScriptedPaints();
+      if (elsewhere || !ignoring.some((area) => area.x === bar.x && area.y === bar.y)) watches.push(watch);
+      return watch;
+    };
+    const painter = setInterval(() => watches.forEach((watch) => watch.paint()), 5);
+    return { desktop, stop: () => clearInterval(painter) };
+  }
+  const options = { ...DEFAULT_SETTLE, quietMs: 0, paintQuietMs: 30, capMs: 600 };
+  const progress = () => createProgress({ timeoutMs: 10_000 });
+
+  it('should read the tree once and settle when the painting is a busy indicator it shows', async () => {
+    const { desktop, stop } = painting(false);
+    let reads = 0;
+    try {
+      const outcome = await settle(desktop, COUNTER, options, progress(), undefined, async () => (reads++, treeWithBar));
+      assert.equal(outcome, 'quiet');
+      assert.equal(reads, 1);
+    } finally {
+      stop();
+    }
+  });
+
+  it('should still wait out the bound when painting goes on outside the busy indicators, or nothing can read the tree', async () => {
+    const outside = painting(true);
+    try {
+      assert.equal(await settle(outside.desktop, COUNTER, options, progress(), undefined, async () => treeWithBar), 'cap');
+    } finally {
+      outside.stop();
+    }
+    const unread = painting(false);
+    try {
+      assert.equal(await settle(unread.desktop, COUNTER, options, progress()), 'cap');
+    } finally {
+      unread.stop();
+    }
   });
 });

@@ -13,7 +13,7 @@
 // can cause is intended: a launched app's window (unless `background`), or the app's own
 // "Save changes?" dialog, which is exactly what the model must see next.
 
-import { launchSettleOptions } from './launchSettle.js';
+import { settleLaunched } from './launchSettle.js';
 import { startApp } from './appArrival.js';
 import type { Desktop, LaunchRequest, LaunchedApp, QuitRequest } from '../desktop.js';
 import { TandemError, type ErrorDetails } from '../errors.js';
@@ -126,7 +126,7 @@ export async function launchApp(desktop: Desktop, request: LaunchRequest, settle
   let settled = true;
   if (!app.alreadyRunning) {
     await windowOnScreen(desktop, app.pid, progress);
-    settled = (await settle(desktop, app.pid, launchSettleOptions(settleOptions, QUIET_CAP_MS), progress)) !== 'cap';
+    settled = await settleLaunched(desktop, app.pid, settleOptions, QUIET_CAP_MS, progress);
   }
   let front: LaunchOutcome['front'] = 'not-asked';
   if (request.background && frontBefore) {

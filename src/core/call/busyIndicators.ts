@@ -6,6 +6,8 @@
 // accessibility event, and a paint that spills outside such an indicator counts whole.
 
 import type { ElementNode, Rect } from '../model.js';
+import type { CallState } from './callState.js';
+import type { TreeReader } from './settle.js';
 
 /** Roles that show ongoing work by moving: AT-SPI's ProgressBar and Animation (GTK's spinner), AX's ProgressIndicator and BusyIndicator. */
 const BUSY_ROLES: ReadonlySet<string> = new Set(['ProgressBar', 'Animation', 'ProgressIndicator', 'BusyIndicator']);
@@ -29,4 +31,9 @@ export function insideOneOf(paint: Rect, areas: readonly Rect[], slackPx = 2): b
   return areas.some(
     (area) => paint.x >= area.x - slackPx && paint.y >= area.y - slackPx && paint.x + paint.width <= area.x + area.width + slackPx && paint.y + paint.height <= area.y + area.height + slackPx,
   );
+}
+
+/** The call's app's tree read now, for the busy indicators a settle looks for. */
+export function busyTreeReader(state: CallState): TreeReader {
+  return () => state.step(state.desktop.snapshot(state.request.pid, state.options.snapshotLimits, state.progress));
 }

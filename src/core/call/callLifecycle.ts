@@ -31,6 +31,7 @@ import { settle, waitForLaunches } from './settle.js';
 import { stepVerb } from './steps.js';
 import { captureScreenshot, checkHandoff, readAfterFailure, readHandoffTree } from './afterAction.js';
 import { captureAndReadAfter } from './screenshotCurrent.js';
+import { busyTreeReader } from './busyIndicators.js';
 import { CallState, type CallInfo, type TransactionDeps, type UnframedResult } from './callState.js';
 import { prepare } from './prepare.js';
 import { engageCallGuard } from './callGuard.js';
@@ -119,7 +120,7 @@ async function guarded(state: CallState): Promise<TandemError | null> {
     // The screenshot and the tree after wait for the app to settle (tree quiet, painting done):
     // an answer taken while it still changed would show the old state.
     const settleGivesUpAt = state.options.now() + state.options.settle.capMs;
-    state.settled = (await state.step(settle(state.desktop, state.request.pid, state.options.settle, state.progress, state.current))) !== 'cap';
+    state.settled = (await state.step(settle(state.desktop, state.request.pid, state.options.settle, state.progress, state.current, busyTreeReader(state)))) !== 'cap';
     // A window another process is opening (the steps launched it) is the next thing the
     // model must see: wait for it before looking for a handoff. Paced input means the app has
     // handled the steps' input by now, so a busy app's click handler has run.
