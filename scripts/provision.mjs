@@ -12,8 +12,9 @@ export const DEBIAN_PACKAGES = {
   desktop: ['xvfb', 'openbox', 'at-spi2-core', 'dbus-x11', 'x11-utils', 'xinput'],
   // Real GTK apps the end-to-end suite drives, and the Python GTK fixture app.
   apps: ['gtk-3-examples', 'zenity', 'mousepad', 'gir1.2-gtk-3.0', 'python3-gi'],
-  // A GTK4 app for the test that proves GTK4's window-relative geometry is corrected.
-  gtk4: ['gir1.2-gtk-4.0'],
+  // GTK 4 for the test that proves GTK4's window-relative geometry is corrected, and a real
+  // GTK 4 app (libadwaita) whose answers' screenshots are checked against their diffs.
+  gtk4: ['gir1.2-gtk-4.0', 'gnome-calculator'],
   // Debian's Chromium for the renderer tests (Playwright cannot download a browser here), and
   // as the first app of the compatibility matrix.
   browser: ['chromium'],

@@ -249,8 +249,9 @@ export interface Desktop {
   /**
    * Starts watching pid's windows being painted ("window painted since"). null where the
    * platform cannot tell (macOS today, an X server without DAMAGE): whether it finished painting is unknown.
+   * A paint wholly inside one of `ignoring` (screen areas: busy indicators, call/busyIndicators.ts) is not counted.
    */
-  watchPaint(pid: number, progress: Progress): Promise<PaintWatch | null>;
+  watchPaint(pid: number, progress: Progress, ignoring?: readonly Rect[]): Promise<PaintWatch | null>;
   /**
    * Processes an action on pid may have launched since sinceMs (epoch ms) that still run: their
    * window may be on its way (Linux: pid's descendants started since). [] where the platform

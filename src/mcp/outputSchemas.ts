@@ -108,6 +108,7 @@ export const launchOutput = z.object({
   started: z.enum(['new', 'already-running', 'handed-over']).describe('new: a process was started; already-running: nothing was started; handed-over: the new process passed its arguments to the running instance and exited.'),
   windows: z.array(windowOutput).describe('Its top-level windows, frontmost first (as list_windows).'),
   front: z.enum(['not-asked', 'kept', 'restored', 'failed']).describe("background: whether the person's front window stayed or was put back in front."),
+  settled: z.literal(false).optional(),
   file: z.string().optional().describe("The app's tree, read once it arrived: grep it."),
   screenshot: z.string().optional(),
   element_count: z.number().optional(),

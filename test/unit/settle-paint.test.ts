@@ -125,7 +125,7 @@ describe('an answer that would say "no changes"', () => {
     try {
       const result = await fixture.engine.act(act(COUNTER, press('tab')));
       assert.equal(result.summary, 'no changes');
-      assert.equal(paints.length, 1, 'only the settle watched the paints: no wait for a late reaction');
+      assert.equal(paints.length, 2, "only the settle and the screenshot's check watched the paints: no wait for a late reaction");
     } finally {
       await fixture.cleanup();
     }

@@ -160,8 +160,8 @@ export class LinuxDesktop implements Desktop {
     return this.x11.drag(from, to, options, progress);
   }
 
-  watchPaint(pid: number, progress: Progress): Promise<PaintWatch | null> {
-    return this.x11.watchPaint(pid, progress);
+  watchPaint(pid: number, progress: Progress, ignoring?: readonly Rect[]): Promise<PaintWatch | null> {
+    return this.x11.watchPaint(pid, progress, ignoring);
   }
 
   // — capture and guard —

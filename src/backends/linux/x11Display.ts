@@ -162,11 +162,11 @@ export class X11Display implements X11Primitives {
   }
 
   /** X DAMAGE on pid's top-level windows (the extension looked up once); null without it. */
-  async watchPaint(pid: number, progress: Progress): Promise<PaintWatch | null> {
+  async watchPaint(pid: number, progress: Progress, ignoring: readonly Rect[] = []): Promise<PaintWatch | null> {
     throwIfAborted(progress);
     this.paints ??= X11PaintWatcher.open(this.connection, this.windowsApi);
     const watcher = await this.paints;
-    return watcher ? watcher.watch(pid) : null;
+    return watcher ? watcher.watch(pid, ignoring) : null;
   }
 
   // — guard —

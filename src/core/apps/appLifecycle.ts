@@ -13,6 +13,7 @@
 // can cause is intended: a launched app's window (unless `background`), or the app's own
 // "Save changes?" dialog, which is exactly what the model must see next.
 
+import { settleLaunched } from './launchSettle.js';
 import { startApp } from './appArrival.js';
 import type { Desktop, LaunchRequest, LaunchedApp, QuitRequest } from '../desktop.js';
 import { TandemError, type ErrorDetails } from '../errors.js';
@@ -101,6 +102,8 @@ export interface LaunchOutcome {
   windows: WindowInfo[];
   /** background: the person's front app was still in front ('kept'), was put back ('restored'), or could not be ('failed'). */
   front: 'not-asked' | 'kept' | 'restored' | 'failed';
+  /** The new window was still changing when the wait for it ran out. Absent when it settled. */
+  settled?: false;
 }
 
 /** Waits until pid shows a window on screen; the launch primitive only saw it on the accessibility bus. */
@@ -120,9 +123,10 @@ export async function launchApp(desktop: Desktop, request: LaunchRequest, settle
   const frontBefore = request.background ? await desktop.frontmost(progress) : null;
   const app = await startApp(desktop, request, progress);
   // An instance that already ran is answered as it is (its windows may be minimised).
+  let settled = true;
   if (!app.alreadyRunning) {
     await windowOnScreen(desktop, app.pid, progress);
-    await settle(desktop, app.pid, { ...settleOptions, capMs: QUIET_CAP_MS }, progress);
+    settled = await settleLaunched(desktop, app.pid, settleOptions, QUIET_CAP_MS, progress);
   }
   let front: LaunchOutcome['front'] = 'not-asked';
   if (request.background && frontBefore) {
@@ -136,7 +140,7 @@ export async function launchApp(desktop: Desktop, request: LaunchRequest, settle
     front = 'kept';
   }
   const windows = frontmostFirst(await desktop.windows(app.pid, progress));
-  return { app, windows, front };
+  return { app, windows, front, ...(settled ? {} : { settled: false as const }) };
 }
 
 // — kill_app —

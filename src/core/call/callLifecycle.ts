@@ -29,7 +29,9 @@ import type { CallResult, CallStatus } from './result.js';
 import { awaitLateReaction } from './lateReaction.js';
 import { settle, waitForLaunches, type LaunchOutcome } from './settle.js';
 import { stepVerb } from './steps.js';
-import { captureScreenshot, checkHandoff, readAfter, readAfterFailure, readHandoffTree } from './afterAction.js';
+import { captureScreenshot, checkHandoff, readAfterFailure, readHandoffTree } from './afterAction.js';
+import { captureAndReadAfter } from './screenshotCurrent.js';
+import { busyTreeReader } from './busyIndicators.js';
 import { CallState, type CallInfo, type TransactionDeps, type UnframedResult } from './callState.js';
 import { prepare } from './prepare.js';
 import { engageCallGuard } from './callGuard.js';
@@ -138,8 +140,7 @@ async function guarded(state: CallState): Promise<TandemError | null> {
     // The screenshot first: the app is settled, and its PNG is encoded (in sharp's threads)
     // while the trees are read. The reads run one after the other: they are bound by the CPU
     // the app, the display server and we share (in parallel they took longer than in a row).
-    await captureScreenshot(state, state.progress);
-    await readAfter(state);
+    await captureAndReadAfter(state, settleGivesUpAt);
     await awaitLateReaction(state, settleGivesUpAt);
     await readHandoffTree(state);
     state.session?.fireWatchdogIfDue();
@@ -171,7 +172,7 @@ async function engageGuardAndActivate(state: CallState): Promise<void> {
  */
 async function settleOrExit(state: CallState): Promise<void> {
   try {
-    state.settled = (await state.step(settle(state.desktop, state.request.pid, state.options.settle, state.progress, state.current))) !== 'cap';
+    state.settled = (await state.step(settle(state.desktop, state.request.pid, state.options.settle, state.progress, state.current, busyTreeReader(state)))) !== 'cap';
   } catch (error) {
     if (state.abort.signal.aborted || !(await exitBehind(state, error))) throw error;
   }

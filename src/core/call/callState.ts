@@ -13,6 +13,7 @@ import type { Progress } from '../progress.js';
 import { CleanupRegistry } from './cleanups.js';
 import type { Destination } from '../tree/redact.js';
 import type { CallResult, ChoiceCandidate, Confirmation, ElementChoice, TextEntry } from './result.js';
+import { busyTreeReader } from './busyIndicators.js';
 import { settle, type LaunchOutcome, type SettleOptions } from './settle.js';
 import type { ElementQuery, Step } from './steps.js';
 import type { ZoomView } from '../artifacts/zoom.js';
@@ -159,12 +160,12 @@ export class CallState {
    * after a change would mislead the diff.
    */
   async readSettled(settleFirst: boolean): Promise<TreeSnapshot> {
-    if (settleFirst) await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress, this.current));
+    if (settleFirst) await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress, this.current, busyTreeReader(this)));
     for (let reread = 0; ; reread++) {
       const tree = await this.step(this.desktop.snapshot(this.request.pid, this.options.snapshotLimits, this.progress));
       if (!tree.changedWhileReading || reread >= MAX_REREADS) return tree;
       this.log(`${this.appName} changed while it was being read: reading it again once it is quiet`);
-      await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress, this.current));
+      await this.step(settle(this.desktop, this.request.pid, this.options.settle, this.progress, this.current, busyTreeReader(this)));
     }
   }
 

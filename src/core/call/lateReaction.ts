@@ -10,7 +10,8 @@ import type { PaintWatch } from '../desktop.js';
 import { throwIfAborted } from '../progress.js';
 import { textChanges } from '../tree/diff.js';
 import type { Step } from './steps.js';
-import { captureScreenshot, readAfter } from './afterAction.js';
+import { captureAndReadAfter } from './screenshotCurrent.js';
+import { busyIndicatorAreas, busyTreeReader } from './busyIndicators.js';
 import { settle } from './settle.js';
 import type { CallState } from './callState.js';
 
@@ -37,7 +38,7 @@ function setsWorkGoing(step: Step | undefined): boolean {
 export async function awaitLateReaction(state: CallState, giveUpAt: number): Promise<void> {
   if (state.handoff || state.appExited || !setsWorkGoing(state.steps.at(-1)) || !noEffectYet(state)) return;
   if (state.options.now() >= giveUpAt) return;
-  const paints = await state.step(state.desktop.watchPaint(state.request.pid, state.progress)).catch(() => null);
+  const paints = await state.step(state.desktop.watchPaint(state.request.pid, state.progress, busyIndicatorAreas((state.after ?? state.current).elements))).catch(() => null);
   if (!paints) return;
   try {
     while (noEffectYet(state)) {
@@ -45,12 +46,11 @@ export async function awaitLateReaction(state: CallState, giveUpAt: number): Pro
       if (left <= 0 || !(await state.step(paintWithin(paints, left)))) return;
       throwIfAborted(state.progress);
       state.log(`${state.appName} painted again after a pause: reading it again once it is settled`);
-      const outcome = await state.step(settle(state.desktop, state.request.pid, { ...state.options.settle, capMs: Math.max(0, giveUpAt - state.options.now()) }, state.progress, state.current));
+      const outcome = await state.step(settle(state.desktop, state.request.pid, { ...state.options.settle, capMs: Math.max(0, giveUpAt - state.options.now()) }, state.progress, state.after ?? state.current, busyTreeReader(state)));
       state.settled = outcome !== 'cap';
       state.screenshot = undefined;
       state.screenshotPng = undefined;
-      await captureScreenshot(state, state.progress);
-      await readAfter(state);
+      await captureAndReadAfter(state, giveUpAt);
     }
   } finally {
     paints.close();

@@ -5,6 +5,7 @@
 import type { Desktop, PaintWatch, SettleOutcome } from '../desktop.js';
 import type { RunningApp, TreeSnapshot } from '../model.js';
 import { sleep, throwIfAborted, type Progress } from '../progress.js';
+import { busyIndicatorAreas } from './busyIndicators.js';
 
 export interface SettleOptions {
   /**
@@ -69,28 +70,64 @@ export function quietBeforeRead(options: SettleOptions, lastRead: TreeSnapshot |
   return Math.max(options.minQuietMs, options.quietMs - lastRead.elapsedMs);
 }
 
+/** Reads the app's tree now: for the busy indicators it shows (busyIndicators.ts). */
+export type TreeReader = () => Promise<TreeSnapshot>;
+
+/**
+ * How long the windows may go on being painted after the tree fell quiet before the tree is read
+ * for busy indicators that would explain it (a spinner the action started, a page switched to).
+ */
+export const BUSY_CHECK_AFTER_MS = 150;
+
+/** The paint watch of one settle: opened again when busy indicators turn up. */
+interface Watching {
+  paints: PaintWatch;
+  /** Busy indicators have been looked for (or cannot be): no more reads. */
+  busyChecked: boolean;
+}
+
 /**
  * Waits until pid is quiet enough to be read: its tree quiet (see quietBeforeRead; `lastRead` is
- * its latest tree) and then its windows unpainted for paintQuietMs, within capMs. 'cap' when the
- * bound ran out first: the answer then says the app had not settled.
+ * its latest tree) and then its windows unpainted for paintQuietMs, within capMs. Paints inside
+ * the busy indicators of `lastRead` do not count, nor, once painting has gone on for
+ * BUSY_CHECK_AFTER_MS after the tree fell quiet, those inside the ones a tree read by
+ * `readTree` shows. 'cap' when the bound ran out first: the answer then says the app had not settled.
  */
-export async function settle(desktop: Desktop, pid: number, options: SettleOptions, progress: Progress, lastRead?: TreeSnapshot): Promise<SettleOutcome> {
+export async function settle(desktop: Desktop, pid: number, options: SettleOptions, progress: Progress, lastRead?: TreeSnapshot, readTree?: TreeReader): Promise<SettleOutcome> {
   const giveUpAt = Math.min(Date.now() + options.capMs, progress.deadline);
   // Watched from the start, so paints during the tree's wait count; a backend that cannot
   // watch (or fails to) leaves the tree's word alone.
-  const paints = await desktop.watchPaint(pid, progress).catch(() => null);
+  const paints = await desktop.watchPaint(pid, progress, busyIndicatorAreas(lastRead?.elements)).catch(() => null);
+  const watching: Watching | null = paints && { paints, busyChecked: !readTree };
   try {
     let outcome = await desktop.waitForQuiet(pid, quietBeforeRead(options, lastRead), options.capMs, progress);
     // Without accessibility events there is nothing to observe: give the app a fixed moment.
     if (outcome === 'unsupported') await sleep(options.fallbackMs, progress);
-    if (outcome !== 'cap' && paints) {
-      if ((await untilPaintingStops(desktop, pid, paints, options, giveUpAt, progress)) === 'cap') outcome = 'cap';
+    if (outcome !== 'cap' && watching) {
+      if ((await untilPaintingStops(desktop, pid, watching, options, giveUpAt, progress, readTree)) === 'cap') outcome = 'cap';
     }
     if (outcome === 'cap') progress.log(`the app was still changing after ${options.capMs} ms; reading its tree anyway`);
     return outcome;
   } finally {
-    paints?.close();
+    watching?.paints.close();
   }
+}
+
+/**
+ * Reads the tree for busy indicators and, when it shows some, watches the windows again without
+ * them. true when the watch was replaced.
+ */
+async function ignoreBusyIndicators(desktop: Desktop, pid: number, watching: Watching, readTree: TreeReader, progress: Progress): Promise<boolean> {
+  watching.busyChecked = true;
+  const tree = await readTree().catch(() => null);
+  const areas = busyIndicatorAreas(tree?.elements);
+  if (areas.length === 0) return false;
+  const paints = await desktop.watchPaint(pid, progress, areas).catch(() => null);
+  if (!paints) return false;
+  watching.paints.close();
+  watching.paints = paints;
+  progress.log(`the app kept painting: its tree shows ${areas.length} busy indicator(s) (spinner, progress bar), whose own repaints are not waited for`);
+  return true;
 }
 
 /**
@@ -98,19 +135,27 @@ export async function settle(desktop: Desktop, pid: number, options: SettleOptio
  * the tree fell quiet means the app was still at work: its tree is waited on again (briefly)
  * before the paints are, so a change drawn late is in the tree read after.
  */
-async function untilPaintingStops(desktop: Desktop, pid: number, paints: PaintWatch, options: SettleOptions, giveUpAt: number, progress: Progress): Promise<'quiet' | 'cap'> {
+async function untilPaintingStops(desktop: Desktop, pid: number, watching: Watching, options: SettleOptions, giveUpAt: number, progress: Progress, readTree?: TreeReader): Promise<'quiet' | 'cap'> {
   for (;;) {
     const treeQuietAt = Date.now();
+    // A watch opened again does not know the paints before it: the tree is waited on again.
+    let watchReplaced = false;
     for (;;) {
+      const paints = watching.paints;
       const quietSince = paints.lastPaintAt() ?? paints.since;
       const now = Date.now();
       if (now - quietSince >= options.paintQuietMs) break;
       if (now >= giveUpAt) return 'cap';
-      await paintOrTimeout(paints, Math.min(quietSince + options.paintQuietMs, giveUpAt) - now);
+      if (!watching.busyChecked && readTree && now - treeQuietAt >= BUSY_CHECK_AFTER_MS) {
+        if (await ignoreBusyIndicators(desktop, pid, watching, readTree, progress)) watchReplaced = true;
+        continue;
+      }
+      const busyCheckAt = watching.busyChecked ? giveUpAt : treeQuietAt + BUSY_CHECK_AFTER_MS;
+      await paintOrTimeout(paints, Math.min(quietSince + options.paintQuietMs, giveUpAt, busyCheckAt) - now);
       throwIfAborted(progress);
     }
-    const lastPaint = paints.lastPaintAt();
-    if (lastPaint === undefined || lastPaint <= treeQuietAt) return 'quiet';
+    const lastPaint = watching.paints.lastPaintAt();
+    if (!watchReplaced && (lastPaint === undefined || lastPaint <= treeQuietAt)) return 'quiet';
     const tree = await desktop.waitForQuiet(pid, options.minQuietMs, Math.max(0, giveUpAt - Date.now()), progress);
     if (tree === 'cap') return 'cap';
   }
