@@ -43,6 +43,19 @@ describe('pointReach: what a hit chain says about a click on an element', () => 
     assert.equal(elementReachedInstead(elements, byIdentity('label'), ['window', 'toolbar', 'separator']), byIdentity('separator'));
   });
 
+  it('should let the pointer go where the tree puts both there: a popup drawn over the page', () => {
+    // Chromium's open <select> list is a window of its own above the form; the hit test from the
+    // page's window finds the form's button under it. The tree puts the option there as well.
+    const at: Point = { x: 132, y: 298 };
+    const option = { ...bold, bounds: { x: 100, y: 290, width: 120, height: 20 } };
+    const button = { ...byIdentity('separator'), bounds: { x: 90, y: 280, width: 200, height: 40 } };
+    const placed = elements.map((element) => (element.identity === 'bold' ? option : element.identity === 'separator' ? button : element));
+    assert.equal(elementReachedInstead(placed, option, ['window', 'toolbar', 'separator'], at), null);
+    // Writer: the tree puts the separator elsewhere (its extents stale), the hit test is believed.
+    const elsewhere = placed.map((element) => (element.identity === 'separator' ? { ...button, bounds: { x: 90, y: 240, width: 200, height: 20 } } : element));
+    assert.equal(elementReachedInstead(elsewhere, option, ['window', 'toolbar', 'separator'], at)?.identity, 'separator');
+  });
+
   it('should not judge a target without an identity', () => {
     assert.equal(elementReachedInstead(elements, { ...bold, identity: undefined }, ['window', 'toolbar', 'separator']), null);
   });

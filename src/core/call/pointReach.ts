@@ -10,6 +10,7 @@
 
 import type { ElementNode, Point } from '../model.js';
 import { withTimeout } from '../progress.js';
+import { rectContains } from '../tree/windowChoice.js';
 import type { CallState } from './callState.js';
 
 /** A hit test costs a few D-Bus round trips (~1 ms each): past this the click goes unchecked. */
@@ -35,7 +36,7 @@ function isWithin(elements: readonly ElementNode[], element: ElementNode, ancest
  * when it cannot be told (no identities, nothing hit that the snapshot knows). `chain`: the
  * identities hit, outermost first.
  */
-export function elementReachedInstead(elements: readonly ElementNode[], target: ElementNode, chain: readonly string[]): ElementNode | null {
+export function elementReachedInstead(elements: readonly ElementNode[], target: ElementNode, chain: readonly string[], point?: Point): ElementNode | null {
   if (!target.identity) return null;
   const known = new Map<string, ElementNode>();
   for (const element of elements) if (element.identity) known.set(element.identity, element);
@@ -44,6 +45,11 @@ export function elementReachedInstead(elements: readonly ElementNode[], target: 
   if (!deepest) return null;
   if (isWithin(elements, deepest, target)) return null;
   if (isWithin(elements, target, deepest)) return null;
+  // The tree puts both there: one is drawn over the other, and a hit test from the window down
+  // cannot see a popup's own window above the page (Chromium's open <select> list over the form's
+  // buttons). The tree is right about the target, so the pointer goes. Where the tree puts the
+  // other element elsewhere, the app's geometry is stale and its hit test is believed.
+  if (point && deepest.bounds && target.bounds && rectContains(deepest.bounds, point) && rectContains(target.bounds, point)) return null;
   return deepest;
 }
 
@@ -77,5 +83,5 @@ export async function elementAtPointInstead(state: CallState, target: ElementNod
     state.log(`hit test at ${Math.round(point.x)},${Math.round(point.y)} unavailable: ${error instanceof Error ? error.message : String(error)}`);
     return null;
   }
-  return chain ? elementReachedInstead(elements, target, chain) : null;
+  return chain ? elementReachedInstead(elements, target, chain, point) : null;
 }
