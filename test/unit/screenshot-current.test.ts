@@ -4,41 +4,13 @@
 // for a new window than an action does for a change. A spinner's own repaints do not count.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PaintWatch } from '../../src/core/desktop.js';
 import type { ElementNode, Rect, Screenshot } from '../../src/core/model.js';
 import { busyIndicatorAreas, insideOneOf } from '../../src/core/call/busyIndicators.js';
 import { createProgress, type Progress } from '../../src/core/progress.js';
 import { DEFAULT_SETTLE, settle } from '../../src/core/call/settle.js';
 import { LAUNCH_QUIET_MS, launchSettleOptions } from '../../src/core/apps/launchSettle.js';
 import { COUNTER, act, clickOn, counterDesktop, engineFixture } from '../support/engineFixtures.js';
-
-/** A paint watch the test paints on. */
-class ScriptedPaints implements PaintWatch {
-  readonly since = Date.now();
-  closed = false;
-  private last: number | undefined;
-  private readonly waiting = new Set<() => void>();
-
-  lastPaintAt(): number | undefined {
-    return this.last;
-  }
-
-  nextPaint(): Promise<void> {
-    return this.closed ? Promise.resolve() : new Promise((resolve) => this.waiting.add(resolve));
-  }
-
-  paint(): void {
-    this.last = Date.now();
-    for (const wake of this.waiting) wake();
-    this.waiting.clear();
-  }
-
-  close(): void {
-    this.closed = true;
-    for (const wake of this.waiting) wake();
-    this.waiting.clear();
-  }
-}
+import { ScriptedPaints } from '../support/scriptedPaints.js';
 
 /**
  * The counter whose click shows "Status: working" at once; right after a screenshot (the first,

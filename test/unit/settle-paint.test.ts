@@ -2,42 +2,14 @@
 // "no changes" waits (within the bound) for an app that answers after a pause.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PaintWatch } from '../../src/core/desktop.js';
 import { createProgress } from '../../src/core/progress.js';
 import { DEFAULT_SETTLE, settle } from '../../src/core/call/settle.js';
 import { COUNTER, act, clickOn, counterDesktop, engineFixture, press } from '../support/engineFixtures.js';
 import { summaryLines } from '../../src/mcp/render.js';
 import type { CallResult } from '../../src/core/call/result.js';
+import { ScriptedPaints } from '../support/scriptedPaints.js';
 
 const answerText = (result: CallResult): string => summaryLines(result).join('\n');
-
-/** A paint watch the test paints on. */
-class ScriptedPaints implements PaintWatch {
-  readonly since = Date.now();
-  closed = false;
-  private last: number | undefined;
-  private readonly waiting = new Set<() => void>();
-
-  lastPaintAt(): number | undefined {
-    return this.last;
-  }
-
-  nextPaint(): Promise<void> {
-    return this.closed ? Promise.resolve() : new Promise((resolve) => this.waiting.add(resolve));
-  }
-
-  paint(): void {
-    this.last = Date.now();
-    for (const wake of this.waiting) wake();
-    this.waiting.clear();
-  }
-
-  close(): void {
-    this.closed = true;
-    for (const wake of this.waiting) wake();
-    this.waiting.clear();
-  }
-}
 
 const progress = () => createProgress({ timeoutMs: 10_000 });
 
