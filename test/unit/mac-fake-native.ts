@@ -92,6 +92,8 @@ export class FakeMacNative implements MacNative {
   readonly performed: Array<{ element: FakeElement; action: string }> = [];
   readonly written: Array<{ element: FakeElement; attribute: string; value: unknown }> = [];
   readonly posted: PostedEvent[] = [];
+  /** The messaging timeout last set on each element (AXUIElementSetMessagingTimeout). */
+  readonly messagingTimeouts = new Map<Ref, number>();
   readonly registered = new Map<Ref, (...args: never[]) => unknown>();
   readonly unregistered: Ref[] = [];
   readonly runLoopSources = new Set<Ref>();
@@ -459,6 +461,7 @@ export class FakeMacNative implements MacNative {
     },
     AXUIElementSetMessagingTimeout: (element, seconds) => {
       this.object(element, 'timeout');
+      this.messagingTimeouts.set(element, seconds);
       return seconds > 0 ? 0 : -25201;
     },
     AXUIElementGetPid: (element, out) => {
@@ -469,7 +472,10 @@ export class FakeMacNative implements MacNative {
     },
     AXUIElementCopyElementAtPosition: (element, x, y, out) => {
       this.object(element, 'element at position');
-      const hit = this.elementAt(x, y);
+      const asked = this.elementOf(element);
+      if (asked.error !== undefined) return asked.error;
+      // Asked of an app, the test stays in that app (AXUIElement.h); the system-wide element asks every app.
+      const hit = this.elementAt(x, y, asked === this.systemWide ? undefined : asked);
       if (!hit) return -25212;
       out[0] = this.retain(this.elementRef(hit));
       return 0;
@@ -564,7 +570,7 @@ export class FakeMacNative implements MacNative {
   }
 
   /** The deepest element of any app whose frame holds the point (what AX hit-testing answers). */
-  private elementAt(x: number, y: number): FakeElement | null {
+  private elementAt(x: number, y: number, within?: FakeElement): FakeElement | null {
     const inside = (el: FakeElement): boolean =>
       !!el.position && !!el.size && x >= el.position.x && y >= el.position.y && x < el.position.x + el.size.width && y < el.position.y + el.size.height;
     const deepest = (el: FakeElement): FakeElement | null => {
@@ -574,7 +580,7 @@ export class FakeMacNative implements MacNative {
       }
       return inside(el) ? el : null;
     };
-    for (const app of this.apps.values()) {
+    for (const app of within ? [within] : this.apps.values()) {
       const hit = deepest(app);
       if (hit) return hit;
     }
