@@ -107,11 +107,15 @@ test("should ask the app, not the screen, so another app's window in front answe
 test('should bound each AX call of the hit test by the time left and give the app its own timeout back', async () => {
   const { fake, saveButton, desktop } = twoWindows();
   const elements = (await desktop.snapshot(42, LIMITS, progress())).elements;
-  const appRef = fake.elementRef(fake.apps.get(42)!);
+  const app = fake.apps.get(42)!;
+  fake.messagingTimeouts.length = 0;
   await desktop.accessibleAtPoint(elements[1], { x: 40, y: 35 }, createProgress({ timeoutMs: 300 }));
-  const walked = fake.messagingTimeouts.get(fake.elementRef(saveButton));
+  const appTimeouts = fake.messagingTimeouts.filter((t) => t.element === app).map((t) => t.seconds);
+  assert.equal(appTimeouts.length, 2, 'bounded for the hit test, then put back');
+  assert.ok(appTimeouts[0] > 0 && appTimeouts[0] <= 0.3, `the hit test itself was bounded by the 300 ms left (${appTimeouts[0]} s)`);
+  assert.equal(appTimeouts[1], AX_MESSAGING_TIMEOUT_S, "the app's element keeps the session's timeout");
+  const walked = fake.messagingTimeouts.find((t) => t.element === saveButton)?.seconds;
   assert.ok(walked !== undefined && walked > 0 && walked <= 0.3, `the button's AXParent read was bounded by the 300 ms left (${walked} s)`);
-  assert.equal(fake.messagingTimeouts.get(appRef), AX_MESSAGING_TIMEOUT_S, "the app's element keeps the session's timeout");
   await desktop.close();
 });
 

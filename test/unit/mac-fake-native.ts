@@ -92,8 +92,8 @@ export class FakeMacNative implements MacNative {
   readonly performed: Array<{ element: FakeElement; action: string }> = [];
   readonly written: Array<{ element: FakeElement; attribute: string; value: unknown }> = [];
   readonly posted: PostedEvent[] = [];
-  /** The messaging timeout last set on each element (AXUIElementSetMessagingTimeout). */
-  readonly messagingTimeouts = new Map<Ref, number>();
+  /** Every AXUIElementSetMessagingTimeout, in order: it holds for that reference only (AXUIElement.h). */
+  readonly messagingTimeouts: Array<{ element: FakeElement; ref: Ref; seconds: number }> = [];
   readonly registered = new Map<Ref, (...args: never[]) => unknown>();
   readonly unregistered: Ref[] = [];
   readonly runLoopSources = new Set<Ref>();
@@ -220,6 +220,21 @@ export class FakeMacNative implements MacNative {
     return ref;
   }
 
+  /**
+   * A new +1 reference to `element`, as AX hands out for a hit test or a parent: another pointer
+   * than the tree's, equal to it only by CFEqual and CFHash.
+   */
+  private freshElementRef(element: FakeElement): Ref {
+    const ref = this.alloc('element', { value: element });
+    this.elementsByRef.set(ref, element);
+    return ref;
+  }
+
+  private sameElement(ref: Ref): Ref {
+    const element = this.heap.get(ref)?.kind === 'element' ? this.elementsByRef.get(ref) : undefined;
+    return element ? this.elementRef(element) : ref;
+  }
+
   elementOf(ref: Ref): FakeElement {
     const element = this.elementsByRef.get(ref);
     if (!element) throw new Error(`not an element: ${ref}`);
@@ -287,7 +302,7 @@ export class FakeMacNative implements MacNative {
       }
       case 'AXParent': {
         const parent = this.parentOf(element);
-        return parent ? { error: 0, value: this.retain(this.elementRef(parent)) } : { error: -25212, value: null };
+        return parent ? { error: 0, value: this.freshElementRef(parent) } : { error: -25212, value: null };
       }
       case 'AXChildren':
       case 'AXWindows': {
@@ -339,8 +354,8 @@ export class FakeMacNative implements MacNative {
     CFRelease: (ref) => this.release(ref),
     CFRetain: (ref) => this.retain(ref),
     CFGetTypeID: (ref) => TYPE_IDS[this.object(ref, 'CFGetTypeID').kind] ?? 999,
-    CFHash: (ref) => Number(ref % 100000n),
-    CFEqual: (a, b) => a === b,
+    CFHash: (ref) => Number(this.sameElement(ref) % 100000n),
+    CFEqual: (a, b) => this.sameElement(a) === this.sameElement(b),
     CFStringGetTypeID: () => TYPE_IDS.string,
     CFNumberGetTypeID: () => TYPE_IDS.number,
     CFBooleanGetTypeID: () => TYPE_IDS.boolean,
@@ -461,7 +476,7 @@ export class FakeMacNative implements MacNative {
     },
     AXUIElementSetMessagingTimeout: (element, seconds) => {
       this.object(element, 'timeout');
-      this.messagingTimeouts.set(element, seconds);
+      this.messagingTimeouts.push({ element: this.elementOf(element), ref: element, seconds });
       return seconds > 0 ? 0 : -25201;
     },
     AXUIElementGetPid: (element, out) => {
@@ -477,7 +492,7 @@ export class FakeMacNative implements MacNative {
       // Asked of an app, the test stays in that app (AXUIElement.h); the system-wide element asks every app.
       const hit = this.elementAt(x, y, asked === this.systemWide ? undefined : asked);
       if (!hit) return -25212;
-      out[0] = this.retain(this.elementRef(hit));
+      out[0] = this.freshElementRef(hit);
       return 0;
     },
     _AXUIElementGetWindow: (element, out) => {

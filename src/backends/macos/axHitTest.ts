@@ -18,6 +18,7 @@ import type { NullableRef, Ref } from '../../../native/macos/macNative.js';
 import { CFScope } from '../../../native/macos/cfScope.js';
 import { AXErrorCode, axErrorToTandem } from './axErrors.js';
 import { AX_MESSAGING_TIMEOUT_S, type AxElementRegistry, type AxSession } from './axElement.js';
+import { axIdentity } from './axTree.js';
 
 /** Deeper than any real view nesting: a parent chain that does not end stops here. */
 const MAX_LEVELS = 40;
@@ -28,7 +29,7 @@ function callTimeoutS(progress: Progress): number {
 }
 
 /**
- * The identities (as the tree reader writes them: AXRole#CFHash) of the element at `point` and
+ * The identities (as the tree reader writes them: axIdentity) of the element at `point` and
  * of its ancestors up to `window`, outermost first. null when the app has no element there.
  * Throws the mapped AX error when the app cannot answer (hung, accessibility disabled).
  */
@@ -54,7 +55,7 @@ export function axElementsAtPoint(session: AxSession, registry: AxElementRegistr
       const current: Ref = element;
       const role = session.decoder.string(session.copy(scope, current, 'AXRole').value);
       if (role === 'AXApplication') break;
-      const identity = `${role ?? '?'}#${cf.CFHash(current)}`;
+      const identity = axIdentity(role, cf.CFHash(current));
       chain.push(identity);
       if (identity === window.identity) break;
       // Past the deadline the chain read so far still names the deepest element, which is what core compares.
