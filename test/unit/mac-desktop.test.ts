@@ -5,6 +5,7 @@ import { MacDesktop } from '../../src/backends/macos/macDesktop.js';
 import { AX_MESSAGING_TIMEOUT_S } from '../../src/backends/macos/axElement.js';
 import type { TandemError } from '../../src/core/errors.js';
 import { selectAllKey } from '../../src/core/call/stepRunners/selectAll.js';
+import type { LayoutKey } from '../../native/macos/macNative.js';
 import { FakeMacNative, type FakeElement } from './mac-fake-native.js';
 import { modelText } from '../support/modelText.js';
 
@@ -128,6 +129,30 @@ test('should report a hung app or a refused accessibility API as the failure it 
     await desktop.close();
     assert.deepEqual(fake.leaks(), []);
   }
+});
+
+/** A layout's letters (keyboardLayoutKeys) at their keycodes; everything else types nothing here. */
+function layoutWith(letters: Record<string, number>): LayoutKey[] {
+  const keys: LayoutKey[] = Array.from({ length: 128 }, (_, keycode) => ({ keycode, plain: '', shifted: '' }));
+  for (const [letter, keycode] of Object.entries(letters)) keys[keycode] = { keycode, plain: letter, shifted: letter.toUpperCase() };
+  return keys;
+}
+
+test("should press select-all on the key that types 'a' on the person's layout: on AZERTY kVK_ANSI_A would be Command-Q", async () => {
+  const { fake, desktop } = setup();
+  fake.keyboardLayout = layoutWith({ q: 0x00, a: 0x0c, z: 0x0d, w: 0x06 });
+  const { key, modifiers } = selectAllKey('darwin');
+  await desktop.pressKey(key, modifiers, progress());
+  assert.deepEqual(fake.posted.map((e) => [e.keycode, e.flags]), [[0x0c, 0x100000n], [0x0c, 0x100000n]]);
+  fake.posted.length = 0;
+  await desktop.pressKey('Z', ['meta'], progress());
+  assert.deepEqual(fake.posted.map((e) => [e.keycode, e.flags]), [[0x0d, 0x120000n], [0x0d, 0x120000n]], 'a capital: its key with Shift');
+  fake.posted.length = 0;
+  // A layout without Latin letters keeps the ANSI key (what macOS matches shortcuts against there).
+  fake.keyboardLayout = layoutWith({ ф: 0x00 });
+  await desktop.pressKey(key, modifiers, progress());
+  assert.deepEqual(fake.posted.map((e) => e.keycode), [0x00, 0x00]);
+  await desktop.close();
 });
 
 test('should post select-all on macOS as Command (kCGEventFlagMaskCommand) with kVK_ANSI_A', async () => {

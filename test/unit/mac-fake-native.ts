@@ -5,6 +5,7 @@
 
 import type {
   CGPoint,
+  LayoutKey,
   MacNative,
   NullableRef,
   Ref,
@@ -118,6 +119,8 @@ export class FakeMacNative implements MacNative {
   internValues = false;
   private readonly interned = new Map<string, Ref>();
   tapEnabled = false;
+  /** The current keyboard layout's keys (keyboardLayoutKeys); null: a layout without Unicode key data. */
+  keyboardLayout: LayoutKey[] | null = null;
   /** IsSecureEventInputEnabled: a password field (or Terminal's Secure Keyboard Entry) hides keys from taps. */
   secureInput = false;
   /** The callback of the last tap created (the window server calls it for every event while enabled). */
@@ -331,6 +334,7 @@ export class FakeMacNative implements MacNative {
 
   readonly hiToolbox: MacNative['hiToolbox'] = {
     IsSecureEventInputEnabled: () => this.secureInput,
+    keyboardLayoutKeys: () => this.keyboardLayout,
   };
 
   readonly callbacks: MacNative['callbacks'] = {
