@@ -53,15 +53,15 @@ export function axElementsAtPoint(session: AxSession, registry: AxElementRegistr
     const chain: string[] = [];
     for (let level = 0; element !== null && level < MAX_LEVELS; level++) {
       const current: Ref = element;
+      // Past the deadline the chain read so far still names the deepest element, which is what core compares.
+      const timeout = callTimeoutS(progress);
+      if (timeout <= 0 && chain.length > 0) break;
+      ax.AXUIElementSetMessagingTimeout(current, Math.max(0.05, timeout));
       const role = session.decoder.string(session.copy(scope, current, 'AXRole').value);
       if (role === 'AXApplication') break;
       const identity = axIdentity(role, cf.CFHash(current));
       chain.push(identity);
       if (identity === window.identity) break;
-      // Past the deadline the chain read so far still names the deepest element, which is what core compares.
-      const timeout = callTimeoutS(progress);
-      if (timeout <= 0) break;
-      ax.AXUIElementSetMessagingTimeout(current, timeout);
       const parent: NullableRef = session.copy(scope, current, 'AXParent').value;
       element = parent !== null && session.decoder.isElement(parent) ? parent : null;
     }
