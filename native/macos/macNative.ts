@@ -202,6 +202,20 @@ export interface HIToolboxApi {
    * Keyboard Entry hides keys from event taps — Esc included, so the guard could not hear a cancel.
    */
   IsSecureEventInputEnabled(): boolean;
+  /**
+   * What each virtual keycode (0–127) types on the current keyboard layout, plain and with
+   * Shift (TISCopyCurrentKeyboardLayoutInputSource, kTISPropertyUnicodeKeyLayoutData,
+   * UCKeyTranslate); null where the layout has no Unicode key layout data. Optional: a
+   * binding without it presses the ANSI keycodes.
+   */
+  keyboardLayoutKeys?(): LayoutKey[] | null;
+}
+
+/** One key of the current keyboard layout: its virtual keycode and the characters it types. */
+export interface LayoutKey {
+  keycode: number;
+  plain: string;
+  shifted: string;
 }
 
 /** Callbacks C keeps: register them (koffi trampolines) and unregister when done. */

@@ -83,6 +83,12 @@ test("should match Apple's signatures where a wrong width would silently corrupt
   assert.equal(sig('AXIsProcessTrusted'), 'uint8_t AXIsProcessTrusted()');
   assert.equal(sig('IsSecureEventInputEnabled'), 'uint8_t IsSecureEventInputEnabled()');
   assert.equal(find(declarations, 'IsSecureEventInputEnabled').lib, FRAMEWORKS.carbon);
+  // UnicodeUtilities.h: UInt16 keyCode and keyAction, UInt32 state/type/OptionBits, UniCharCount (unsigned long) max length.
+  assert.equal(sig('UCKeyTranslate'), 'int32_t UCKeyTranslate(void *, uint16_t, uint16_t, uint32_t, uint32_t, uint32_t, void *, ulong, void *, void *)');
+  assert.equal(sig('LMGetKbdType'), 'uint8_t LMGetKbdType()');
+  assert.equal(sig('TISCopyCurrentKeyboardLayoutInputSource'), 'void * TISCopyCurrentKeyboardLayoutInputSource()');
+  assert.equal(sig('TISGetInputSourceProperty'), 'void * TISGetInputSourceProperty(void *, void *)');
+  for (const name of ['UCKeyTranslate', 'LMGetKbdType', 'TISCopyCurrentKeyboardLayoutInputSource', 'TISGetInputSourceProperty']) assert.equal(find(declarations, name).lib, FRAMEWORKS.carbon);
   assert.equal(sig('AXValueGetValue'), 'uint8_t AXValueGetValue(void *, uint32_t, void *)');
   assert.equal(sig('CFBooleanGetValue'), 'uint8_t CFBooleanGetValue(void *)');
   assert.equal(sig('CFNumberGetValue'), 'uint8_t CFNumberGetValue(void *, long, void *)');
@@ -125,6 +131,36 @@ test('should read IsSecureEventInputEnabled as a one-byte Boolean', () => {
   assert.equal(mac.hiToolbox.IsSecureEventInputEnabled(), true);
   native.set('IsSecureEventInputEnabled', () => 0);
   assert.equal(mac.hiToolbox.IsSecureEventInputEnabled(), false);
+});
+
+test("should read the current layout's keys through UCKeyTranslate and release the input source", () => {
+  const { koffi, native } = recordingKoffi();
+  const mac = createKoffiMacNative(koffi);
+  const released: unknown[] = [];
+  const asked: unknown[] = [];
+  native.set('TISCopyCurrentKeyboardLayoutInputSource', () => 0x10n);
+  native.set('TISGetInputSourceProperty', (source: unknown, key: unknown) => (asked.push([source, key]), 0x20n));
+  native.set('CFDataGetBytePtr', (data: unknown) => (data === 0x20n ? 0x30n : 0n));
+  native.set('LMGetKbdType', () => 40);
+  native.set('CFRelease', (ref: unknown) => released.push(ref));
+  // AZERTY's A key (kVK_ANSI_Q), as UCKeyTranslate answers: the length in a 64-bit UniCharCount, UTF-16 units.
+  native.set('UCKeyTranslate', (...args: unknown[]) => {
+    const [layout, keycode, action, state, type, options, dead, max, length, chars] = args as [bigint, number, number, number, number, number, Buffer, number, Buffer, Buffer];
+    assert.deepEqual([layout, action, type, options, dead.readUInt32LE(0), max], [0x30n, 3, 40, 1, 0, 4]);
+    if (keycode !== 0x0c) return 0;
+    length.writeBigUInt64LE(1n, 0);
+    chars.write(state === 0x02 ? 'A' : 'a', 'utf16le');
+    return 0;
+  });
+  const keys = mac.hiToolbox.keyboardLayoutKeys!()!;
+  assert.equal(keys.length, 128);
+  assert.deepEqual(keys[0x0c], { keycode: 0x0c, plain: 'a', shifted: 'A' });
+  assert.deepEqual(keys[0x00], { keycode: 0x00, plain: '', shifted: '' });
+  assert.deepEqual(asked, [[0x10n, 0x1234n]], 'asked for kTISPropertyUnicodeKeyLayoutData (the variable read)');
+  assert.deepEqual(released, [0x10n], 'the copied input source is released, the property (Get rule) is not');
+  native.set('TISGetInputSourceProperty', () => null);
+  assert.equal(mac.hiToolbox.keyboardLayoutKeys!(), null, 'a layout without Unicode key data');
+  assert.deepEqual(released, [0x10n, 0x10n]);
 });
 
 test('should refuse CFRelease(NULL) before it reaches CoreFoundation', () => {

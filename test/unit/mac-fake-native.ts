@@ -5,6 +5,7 @@
 
 import type {
   CGPoint,
+  LayoutKey,
   MacNative,
   NullableRef,
   Ref,
@@ -92,6 +93,8 @@ export class FakeMacNative implements MacNative {
   readonly performed: Array<{ element: FakeElement; action: string }> = [];
   readonly written: Array<{ element: FakeElement; attribute: string; value: unknown }> = [];
   readonly posted: PostedEvent[] = [];
+  /** Every AXUIElementSetMessagingTimeout, in order: it holds for that reference only (AXUIElement.h). */
+  readonly messagingTimeouts: Array<{ element: FakeElement; ref: Ref; seconds: number }> = [];
   readonly registered = new Map<Ref, (...args: never[]) => unknown>();
   readonly unregistered: Ref[] = [];
   readonly runLoopSources = new Set<Ref>();
@@ -116,6 +119,8 @@ export class FakeMacNative implements MacNative {
   internValues = false;
   private readonly interned = new Map<string, Ref>();
   tapEnabled = false;
+  /** The current keyboard layout's keys (keyboardLayoutKeys); null: a layout without Unicode key data. */
+  keyboardLayout: LayoutKey[] | null = null;
   /** IsSecureEventInputEnabled: a password field (or Terminal's Secure Keyboard Entry) hides keys from taps. */
   secureInput = false;
   /** The callback of the last tap created (the window server calls it for every event while enabled). */
@@ -218,6 +223,21 @@ export class FakeMacNative implements MacNative {
     return ref;
   }
 
+  /**
+   * A new +1 reference to `element`, as AX hands out for a hit test or a parent: another pointer
+   * than the tree's, equal to it only by CFEqual and CFHash.
+   */
+  private freshElementRef(element: FakeElement): Ref {
+    const ref = this.alloc('element', { value: element });
+    this.elementsByRef.set(ref, element);
+    return ref;
+  }
+
+  private sameElement(ref: Ref): Ref {
+    const element = this.heap.get(ref)?.kind === 'element' ? this.elementsByRef.get(ref) : undefined;
+    return element ? this.elementRef(element) : ref;
+  }
+
   elementOf(ref: Ref): FakeElement {
     const element = this.elementsByRef.get(ref);
     if (!element) throw new Error(`not an element: ${ref}`);
@@ -285,7 +305,7 @@ export class FakeMacNative implements MacNative {
       }
       case 'AXParent': {
         const parent = this.parentOf(element);
-        return parent ? { error: 0, value: this.retain(this.elementRef(parent)) } : { error: -25212, value: null };
+        return parent ? { error: 0, value: this.freshElementRef(parent) } : { error: -25212, value: null };
       }
       case 'AXChildren':
       case 'AXWindows': {
@@ -314,6 +334,7 @@ export class FakeMacNative implements MacNative {
 
   readonly hiToolbox: MacNative['hiToolbox'] = {
     IsSecureEventInputEnabled: () => this.secureInput,
+    keyboardLayoutKeys: () => this.keyboardLayout,
   };
 
   readonly callbacks: MacNative['callbacks'] = {
@@ -337,8 +358,8 @@ export class FakeMacNative implements MacNative {
     CFRelease: (ref) => this.release(ref),
     CFRetain: (ref) => this.retain(ref),
     CFGetTypeID: (ref) => TYPE_IDS[this.object(ref, 'CFGetTypeID').kind] ?? 999,
-    CFHash: (ref) => Number(ref % 100000n),
-    CFEqual: (a, b) => a === b,
+    CFHash: (ref) => Number(this.sameElement(ref) % 100000n),
+    CFEqual: (a, b) => this.sameElement(a) === this.sameElement(b),
     CFStringGetTypeID: () => TYPE_IDS.string,
     CFNumberGetTypeID: () => TYPE_IDS.number,
     CFBooleanGetTypeID: () => TYPE_IDS.boolean,
@@ -459,6 +480,7 @@ export class FakeMacNative implements MacNative {
     },
     AXUIElementSetMessagingTimeout: (element, seconds) => {
       this.object(element, 'timeout');
+      this.messagingTimeouts.push({ element: this.elementOf(element), ref: element, seconds });
       return seconds > 0 ? 0 : -25201;
     },
     AXUIElementGetPid: (element, out) => {
@@ -469,9 +491,12 @@ export class FakeMacNative implements MacNative {
     },
     AXUIElementCopyElementAtPosition: (element, x, y, out) => {
       this.object(element, 'element at position');
-      const hit = this.elementAt(x, y);
+      const asked = this.elementOf(element);
+      if (asked.error !== undefined) return asked.error;
+      // Asked of an app, the test stays in that app (AXUIElement.h); the system-wide element asks every app.
+      const hit = this.elementAt(x, y, asked === this.systemWide ? undefined : asked);
       if (!hit) return -25212;
-      out[0] = this.retain(this.elementRef(hit));
+      out[0] = this.freshElementRef(hit);
       return 0;
     },
     _AXUIElementGetWindow: (element, out) => {
@@ -564,7 +589,7 @@ export class FakeMacNative implements MacNative {
   }
 
   /** The deepest element of any app whose frame holds the point (what AX hit-testing answers). */
-  private elementAt(x: number, y: number): FakeElement | null {
+  private elementAt(x: number, y: number, within?: FakeElement): FakeElement | null {
     const inside = (el: FakeElement): boolean =>
       !!el.position && !!el.size && x >= el.position.x && y >= el.position.y && x < el.position.x + el.size.width && y < el.position.y + el.size.height;
     const deepest = (el: FakeElement): FakeElement | null => {
@@ -574,7 +599,7 @@ export class FakeMacNative implements MacNative {
       }
       return inside(el) ? el : null;
     };
-    for (const app of this.apps.values()) {
+    for (const app of within ? [within] : this.apps.values()) {
       const hit = deepest(app);
       if (hit) return hit;
     }

@@ -49,6 +49,15 @@ const ACTIONABLE_ROLES = new Set([
   'AXLink', 'AXDisclosureTriangle', 'AXComboBox', 'AXIncrementor', 'AXTab', 'AXSwitch', 'AXColorWell', 'AXDockItem',
 ]);
 
+/**
+ * An element's identity (ElementNode.identity): its AXRole and CFHash. CFHash agrees with CFEqual,
+ * and two AXUIElementRefs for one element are CFEqual, so the hit test (axHitTest.ts) names an
+ * element the way the tree did although it holds another reference to it.
+ */
+export function axIdentity(role: string | null, hash: number): string {
+  return `${role ?? '?'}#${hash}`;
+}
+
 /** Subroles that name the element better than their role. */
 const SUBROLE_NAMES: Readonly<Record<string, string>> = {
   AXSearchField: 'SearchField',
@@ -298,7 +307,7 @@ export class AxTreeReader {
           secure,
           selected: fields.selected,
           windowId,
-          identity: `${fields.role ?? '?'}#${this.session.native.cf.CFHash(item.ref)}`,
+          identity: axIdentity(fields.role, this.session.native.cf.CFHash(item.ref)),
           handle,
         });
         if (fields.children.length === 0) continue;

@@ -9,7 +9,7 @@ import type { Modifier, Point } from '../../core/model.js';
 import { TandemError } from '../../core/errors.js';
 import type { MacNative, NullableRef, Ref } from '../../../native/macos/macNative.js';
 import { CGEventField, CGEventTapLocation, CGEventType, CGMouseButton, kCGScrollEventUnitLine } from '../../../native/macos/macNative.js';
-import { modifierFlags, NAMED_KEYCODES, requireKeyStroke } from './macKeys.js';
+import { layoutKeyStroke, modifierFlags, NAMED_KEYCODES, requireKeyStroke } from './macKeys.js';
 import { COUNTED_OWN_EVENT_TYPES, TANDEM_EVENT_MARKER } from './cgEventTapPolicy.js';
 
 /** CGEventKeyboardSetUnicodeString keeps at most 20 UTF-16 units per event. */
@@ -82,7 +82,7 @@ export class CGEventInput {
   countedPosted = 0;
 
   constructor(
-    private readonly native: Pick<MacNative, 'cf' | 'cg'>,
+    private readonly native: Pick<MacNative, 'cf' | 'cg'> & Partial<Pick<MacNative, 'hiToolbox'>>,
     private readonly marker: bigint = TANDEM_EVENT_MARKER,
   ) {}
 
@@ -147,7 +147,7 @@ export class CGEventInput {
   }
 
   pressKey(key: KeyName, modifiers: readonly Modifier[]): void {
-    const stroke = requireKeyStroke(key);
+    const stroke = layoutKeyStroke(key, this.native.hiToolbox?.keyboardLayoutKeys?.()) ?? requireKeyStroke(key);
     const flags = modifierFlags(modifiers) | (stroke.shift ? modifierFlags(['shift']) : 0n);
     this.keyEvent(stroke.keycode, true, flags);
     this.keyEvent(stroke.keycode, false, flags);

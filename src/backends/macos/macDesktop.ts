@@ -162,7 +162,7 @@ export class MacDesktop implements Desktop {
   async accessibleAtPoint(window: ElementNode, point: Point, progress: Progress): Promise<string[] | null> {
     throwIfAborted(progress);
     this.session.requireTrust();
-    return axElementsAtPoint(this.session, this.registry, window, point);
+    return axElementsAtPoint(this.session, this.registry, window, point, progress);
   }
 
   async setValue(element: ElementNode, value: string, progress: Progress): Promise<void> {

@@ -1,11 +1,12 @@
 // Canonical key names (src/core/input/keys.ts) → macOS virtual keycodes (Carbon kVK_* values, ANSI
 // layout) and modifiers → CGEventFlags masks. Keycodes are physical positions: on a non-ANSI
 // layout (AZERTY…) the key at kVK_ANSI_A types another character, so printable text goes
-// through typeText (unicode events), and pressKey is for shortcuts and named keys.
+// through typeText (unicode events), pressKey is for shortcuts and named keys, and a letter is
+// pressed on the key that types it on the current layout (layoutKeyStroke).
 
 import { TandemError } from '../../core/errors.js';
 import type { Modifier } from '../../core/model.js';
-import { CGEventFlag } from '../../../native/macos/macNative.js';
+import { CGEventFlag, type LayoutKey } from '../../../native/macos/macNative.js';
 
 /** kVK_* for the named keys of keys.ts. */
 export const NAMED_KEYCODES: Readonly<Record<string, number>> = {
@@ -72,6 +73,19 @@ export function keyStrokeFor(key: string): MacKeyStroke | null {
   const base = ANSI_SHIFTED[key];
   if (base !== undefined) return { keycode: ANSI_CHARS[base], shift: true };
   return null;
+}
+
+/**
+ * A letter's key on the person's keyboard layout, where it is not the ANSI one: on AZERTY the
+ * key at kVK_ANSI_A types "q", and Command with it is Command-Q, which quits the app (the same
+ * for Command-Z on AZERTY, Command-Z/Y on QWERTZ). Letters only: a layout with no key for the
+ * letter (Cyrillic…) keeps the ANSI key, which is what macOS matches shortcuts against there.
+ */
+export function layoutKeyStroke(key: string, layout: readonly LayoutKey[] | null | undefined): MacKeyStroke | null {
+  if (!layout || !/^[a-z]$/i.test(key)) return null;
+  const lower = key.toLowerCase();
+  const found = layout.find((k) => k.plain === lower);
+  return found ? { keycode: found.keycode, shift: key !== lower } : null;
 }
 
 /** Like keyStrokeFor, but a key the layout cannot press is a bad-input error for the model. */
