@@ -338,44 +338,58 @@ export function createKoffiMacNative(koffi: Koffi): MacNative {
   // UniCharCount is unsigned long; the in/out pointers are given zeroed Buffers. TIS calls are
   // made on the process's main thread (the JS thread of Electron's main process or of node),
   // which recent macOS is reported to require (?). —
-  const TISCopyCurrentKeyboardLayoutInputSource = fn(carbonLib, 'TISCopyCurrentKeyboardLayoutInputSource', VOIDP, []);
-  const TISGetInputSourceProperty = fn(carbonLib, 'TISGetInputSourceProperty', VOIDP, [VOIDP, VOIDP]);
-  const LMGetKbdType = fn(carbonLib, 'LMGetKbdType', 'uint8_t', []);
-  const UCKeyTranslate = fn(carbonLib, 'UCKeyTranslate', 'int32_t', [VOIDP, 'uint16_t', 'uint16_t', 'uint32_t', 'uint32_t', 'uint32_t', VOIDP, 'ulong', VOIDP, VOIDP]);
-  const CFDataGetBytePtr = fn(cfLib, 'CFDataGetBytePtr', VOIDP, [VOIDP]);
-  const unicodeKeyLayoutData = globalRef(carbonLib, 'kTISPropertyUnicodeKeyLayoutData');
   const kUCKeyActionDisplay = 3;
   const kUCKeyTranslateNoDeadKeysMask = 1;
   /** UCKeyTranslate's modifierKeyState is EventModifiers >> 8: shiftKey (0x0200) → 0x02. */
   const SHIFT_KEY_STATE = 0x02;
   const UNICHARS = 4;
+  /**
+   * The layout reader, bound apart: a symbol these frameworks do not export on some macOS would
+   * make koffi throw, and that must cost the layout-aware letters (the US key codes are kept),
+   * not the whole binding. Never run on a Mac yet.
+   */
+  const bindLayoutReader = (): (() => LayoutKey[] | null) | undefined => {
+    try {
+      const TISCopyCurrentKeyboardLayoutInputSource = fn(carbonLib, 'TISCopyCurrentKeyboardLayoutInputSource', VOIDP, []);
+      const TISGetInputSourceProperty = fn(carbonLib, 'TISGetInputSourceProperty', VOIDP, [VOIDP, VOIDP]);
+      const LMGetKbdType = fn(carbonLib, 'LMGetKbdType', 'uint8_t', []);
+      const UCKeyTranslate = fn(carbonLib, 'UCKeyTranslate', 'int32_t', [VOIDP, 'uint16_t', 'uint16_t', 'uint32_t', 'uint32_t', 'uint32_t', VOIDP, 'ulong', VOIDP, VOIDP]);
+      const CFDataGetBytePtr = fn(cfLib, 'CFDataGetBytePtr', VOIDP, [VOIDP]);
+      const unicodeKeyLayoutData = globalRef(carbonLib, 'kTISPropertyUnicodeKeyLayoutData');
+      return () => {
+        const source = TISCopyCurrentKeyboardLayoutInputSource() as NullableRef;
+        if (source === null || source === 0n) return null;
+        try {
+          const data = TISGetInputSourceProperty(source, unicodeKeyLayoutData) as NullableRef;
+          const layout = data === null || data === 0n ? null : (CFDataGetBytePtr(data) as NullableRef);
+          if (layout === null || layout === 0n) return null;
+          const keyboardType = LMGetKbdType() as number;
+          const translate = (keycode: number, modifierKeyState: number): string => {
+            const deadKeyState = Buffer.alloc(4);
+            const length = Buffer.alloc(8);
+            const chars = Buffer.alloc(UNICHARS * 2);
+            const status = UCKeyTranslate(layout, keycode, kUCKeyActionDisplay, modifierKeyState, keyboardType, kUCKeyTranslateNoDeadKeysMask, deadKeyState, UNICHARS, length, chars) as number;
+            if (status !== 0) return '';
+            const units = Math.min(UNICHARS, Number(length.readBigUInt64LE(0)));
+            return chars.toString('utf16le', 0, units * 2);
+          };
+          const keys: LayoutKey[] = [];
+          for (let keycode = 0; keycode < 128; keycode++) keys.push({ keycode, plain: translate(keycode, 0), shifted: translate(keycode, SHIFT_KEY_STATE) });
+          return keys;
+        } finally {
+          cf.CFRelease(source);
+        }
+      };
+    } catch (error) {
+      console.error(`tandem: the keyboard layout cannot be read (${error instanceof Error ? error.message : String(error)}): letters are pressed on their US key positions`);
+      return undefined;
+    }
+  };
 
+  const readLayout = bindLayoutReader();
   const hiToolbox: HIToolboxApi = {
     IsSecureEventInputEnabled: () => (IsSecureEventInputEnabled() as number) !== 0,
-    keyboardLayoutKeys: () => {
-      const source = TISCopyCurrentKeyboardLayoutInputSource() as NullableRef;
-      if (source === null || source === 0n) return null;
-      try {
-        const data = TISGetInputSourceProperty(source, unicodeKeyLayoutData) as NullableRef;
-        const layout = data === null || data === 0n ? null : (CFDataGetBytePtr(data) as NullableRef);
-        if (layout === null || layout === 0n) return null;
-        const keyboardType = LMGetKbdType() as number;
-        const translate = (keycode: number, modifierKeyState: number): string => {
-          const deadKeyState = Buffer.alloc(4);
-          const length = Buffer.alloc(8);
-          const chars = Buffer.alloc(UNICHARS * 2);
-          const status = UCKeyTranslate(layout, keycode, kUCKeyActionDisplay, modifierKeyState, keyboardType, kUCKeyTranslateNoDeadKeysMask, deadKeyState, UNICHARS, length, chars) as number;
-          if (status !== 0) return '';
-          const units = Math.min(UNICHARS, Number(length.readBigUInt64LE(0)));
-          return chars.toString('utf16le', 0, units * 2);
-        };
-        const keys: LayoutKey[] = [];
-        for (let keycode = 0; keycode < 128; keycode++) keys.push({ keycode, plain: translate(keycode, 0), shifted: translate(keycode, SHIFT_KEY_STATE) });
-        return keys;
-      } finally {
-        cf.CFRelease(source);
-      }
-    },
+    ...(readLayout ? { keyboardLayoutKeys: readLayout } : {}),
   };
 
   const callbacks: NativeCallbacks = {
