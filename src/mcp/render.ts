@@ -45,7 +45,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     ...(result.settled === false ? { settled: false } : {}),
     watchdog: result.watchdogFired,
     ...(result.renumbered ? { renumbered: result.renumbered } : {}),
-    restore: { cursor: result.restore.cursor, frontmost: result.restore.frontmost },
+    restore: { cursor: result.restore.cursor, frontmost: result.restore.frontmost, ...(result.restore.menuClosed ? { menu_closed: true } : {}) },
     ...structuredRevisions(result),
     ...(result.background ? { background: true as const } : {}),
     duration_ms: Math.round(result.durationMs),
@@ -122,7 +122,11 @@ function restoreText(result: CallResult): string | undefined {
   if (result.restore.cursor && !result.background) parts.push('cursor put back');
   switch (result.restore.frontmost) {
     case 'restored':
-      parts.push('previous app brought back to the front');
+      parts.push(
+        result.restore.menuClosed
+          ? 'previous app brought back to the front, which closes the menu or list this call opened (its items are gone now): to choose from one, open it and choose in one call, as steps'
+          : 'previous app brought back to the front',
+      );
       break;
     case 'skipped-handoff':
       parts.push(`left ${result.appSwitch?.app ?? 'the new window'} in front for you`);

@@ -80,9 +80,27 @@ describe('Chromium text fields and select through the default tools', { timeout:
     assert.equal((await find('ComboBox', 'Speed')).value, 'Express');
   });
 
+  test('should say the open list closed when the app the person had in front came back, and the tree then shows it closed', async () => {
+    // The person works in another app; the agent opens the select. Putting that app back in
+    // front takes Chromium's focus, which closes its list: the answer must not leave the options
+    // looking open (agent-seat audit: the next click on one answered stale-element).
+    const editor = desktop.spawnApp('mousepad', []);
+    await eventually(async () => {
+      const front = (await server.callOk('list_windows', {})).structured.windows as Array<{ pid: number; z?: number }>;
+      return front[0]?.pid === editor.pid ? true : undefined;
+    }, 20_000, 'mousepad in front');
+    const speed = await find('ComboBox', 'Speed');
+    const opened = await server.callOk('click', { pid, element_index: speed.index! });
+    assert.match(opened.text, /^restore: .*previous app brought back to the front, which closes the menu or list this call opened/m, opened.text);
+    assert.equal((opened.structured.restore as { menu_closed?: boolean }).menu_closed, true);
+    const after = await tree();
+    assert.ok(!after.some((line) => line.role === 'MenuItem' && / visible/.test(line.line)), 'no option of the list is visible once the front went back');
+    editor.kill();
+  });
   test('should send exactly the replaced texts and the choice with the form', async () => {
     await server.callOk('click', { pid, element_index: (await find('PushButton', 'Book courier')).index! });
     const submission = await web.waitForSubmission((entry) => entry.path === '/submit');
     assert.deepEqual(submission.fields, { name: 'Grace Hopper', note: 'Ring twice', speed: 'Express' });
   });
+
 });

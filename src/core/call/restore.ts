@@ -7,6 +7,7 @@ import { toTandemError } from '../errors.js';
 import type { Progress } from '../progress.js';
 import type { CallResult } from './result.js';
 import type { CallState } from './callState.js';
+import { openedMenu } from './openedMenu.js';
 
 /**
  * Cursor back where the person left it; their frontmost app back unless a handoff happened. A
@@ -26,7 +27,9 @@ export async function restore(state: CallState, cleanup: Progress): Promise<Call
     if (state.background) state.log(`${state.appName} took the front during the background call: putting ${original.app} back`);
     const took = await bounded(state.desktop.activate(original.pid, original.windowId, cleanup), CLEANUP_TIMEOUT_MS, 'reactivating the frontmost app');
     if (!took) state.log(`${original.app} (pid ${original.pid}) did not come back to the front`);
-    return { cursor, frontmost: took ? 'restored' : 'failed' };
+    if (!took) return { cursor, frontmost: 'failed' };
+    const menuClosed = state.after !== null && openedMenu(state.before.snapshot.elements, state.after.elements);
+    return { cursor, frontmost: 'restored', ...(menuClosed ? { menuClosed: true as const } : {}) };
   } catch (error) {
     state.log(`could not restore the frontmost app: ${toTandemError(error).message}`);
     return { cursor, frontmost: 'failed' };

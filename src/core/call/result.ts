@@ -140,7 +140,8 @@ export interface CallResult {
   settled?: false;
   /** A cancelled call: the person pressed Esc during it, or the caller cancelled it. */
   cancelledBy?: 'person' | 'caller';
-  restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed' };
+  /** menuClosed: the call opened a menu or popup list, and the front app put back takes the focus that kept it open (openedMenu.ts). */
+  restore: { cursor: boolean; frontmost: 'restored' | 'not-needed' | 'skipped-handoff' | 'failed'; menuClosed?: true };
   /** The call ran in the background (background.ts): no guard, no activation, no pointer. */
   background?: true;
   durationMs: number;
