@@ -121,6 +121,23 @@ describe('confirm_before: the person answers', () => {
     assert.match(text, /^confirmed: step 1 \[PushButton\] "Delete": the person allowed it/m);
   });
 
+  it("should not ask about a listed button under the point when the click aims at an element drawn over it", async () => {
+    // Chromium's open <select> list is drawn over the form's "Submit order": a click on its option
+    // "Medium" presses the option; asking the person about "Submit order" would be the wrong question.
+    const pressed: string[] = [];
+    const desktop = mailDesktop(pressed);
+    fixture = await engineFixture(desktop, { watchdogMs: 2_000 });
+    const { asked } = recordConfirmations(fixture);
+    const window = desktop.find(MAIL, 'Mail').children[0];
+    const combo = window.append({ role: 'ComboBox', text: 'Size', bounds: { x: 150, y: 10, width: 100, height: 24 } });
+    const list = combo.append({ role: 'Menu', text: '', bounds: { x: 0, y: 12, width: 120, height: 24 } });
+    list.append({ role: 'MenuItem', text: 'Medium', bounds: { x: 15, y: 14, width: 90, height: 20 }, onClick: () => void pressed.push('Medium') });
+    const result = await fixture.engine.act(act(MAIL, clickOn('Medium')));
+    assert.equal(result.status, 'ok', JSON.stringify(result.error));
+    assert.deepEqual(asked, [], 'no question about "Delete", which only lies under the option');
+    assert.deepEqual(pressed, ['Medium']);
+  });
+
   it('should press nothing on Esc, answer declined, and not refuse the next call as a late Esc', async () => {
     const pressed: string[] = [];
     fixture = await engineFixture(mailDesktop(pressed), { graceMs: 200 });

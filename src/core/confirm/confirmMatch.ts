@@ -73,3 +73,21 @@ export function confirmEntryFor(name: string | undefined, list: readonly string[
 export function confirmTargetAtPoint(elements: readonly ElementNode[], point: Point, list: readonly string[]): ElementNode | null {
   return elementAtPoint(elements, point, (element) => confirmEntryFor(element.text, list) !== null);
 }
+
+/**
+ * The same for a click aimed at `target` (by its name or element_index): only an element the
+ * press goes through counts, the target's own container or something inside it (the "Delete"
+ * button around a label). An element of another branch that merely lies under the point does
+ * not: an option of an open <select> list drawn over the form's "Submit order" button is the
+ * option, and asking the person about "Submit order" would put the wrong question to them.
+ */
+export function confirmTargetOfElementPress(elements: readonly ElementNode[], target: ElementNode, point: Point, list: readonly string[]): ElementNode | null {
+  const byIndex = new Map(elements.map((element) => [element.index, element]));
+  const holds = (outer: ElementNode, inner: ElementNode): boolean => {
+    for (let node: ElementNode | undefined = inner; node; node = node.parentIndex === null ? undefined : byIndex.get(node.parentIndex)) {
+      if (node.index === outer.index) return true;
+    }
+    return false;
+  };
+  return elementAtPoint(elements, point, (element) => confirmEntryFor(element.text, list) !== null && (holds(element, target) || holds(target, element)));
+}

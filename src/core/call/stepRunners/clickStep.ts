@@ -15,7 +15,7 @@ import { locate } from '../stepTargets.js';
 import { checkWindowAtPoint } from '../windowAtPoint.js';
 import { elementAtPointInstead } from '../pointReach.js';
 import { pressInstead } from './pressInstead.js';
-import { confirmTargetAtPoint } from '../../confirm/confirmMatch.js';
+import { confirmTargetAtPoint, confirmTargetOfElementPress } from '../../confirm/confirmMatch.js';
 import { confirmBeforePress, needsConfirmation } from '../confirmPress.js';
 import type { DoneAt, ScrolledInto, StepDone } from '../stepsDone.js';
 
@@ -33,11 +33,19 @@ export async function runClickStep(state: CallState, step: ClickStep, index: num
     point = await screenPointOf(state, step.target);
     element = elementAtPoint((await state.freshTree()).elements, point);
   }
-  // A left click presses: on the list, the person says yes first (whatever element the point lands in).
-  if (step.button === 'left') await confirmBeforePress(state, index, needsConfirmation(state, element) ? element : confirmTargetAtPoint(state.current.elements, point, state.options.confirmBefore));
+  // A left click presses: on the list, the person says yes first (whatever element the point
+  // lands in; for a click aimed at an element, whatever holds it or lies inside it there).
+  if (step.button === 'left') await confirmBeforePress(state, index, needsConfirmation(state, element) ? element : confirmAtPoint(state, 'query' in step.target ? element : null, point));
   const reached = await clickAt(state, element, point, { button: step.button, count: step.count, modifiers: step.modifiers }, 'query' in step.target);
   if (reached.reachesInstead) return pressInstead(state, step, reached.element!, reached.point, reached.reachesInstead);
   return { kind: 'click', button: step.button, count: step.count, at: doneAt(reached), modifiers: step.modifiers, ...(reached.scrolled ? { scrolled: reached.scrolled } : {}) };
+}
+
+/** The element on the person's confirm_before list a press at `point` would press, if any. */
+function confirmAtPoint(state: CallState, target: ElementNode | null, point: Point): ElementNode | null {
+  const { elements } = state.current;
+  const list = state.options.confirmBefore;
+  return target ? confirmTargetOfElementPress(elements, target, point, list) : confirmTargetAtPoint(elements, point, list);
 }
 
 /** Where a pointer step went, as a fact: the point, and the element there by its tree label. */
