@@ -50,4 +50,22 @@ describe('a click on an element reaches it, or is pressed through accessibility'
     assert.match(steps, /^1\/1 done: (clicked \[ToggleButton\] "Bold" at \d+,\d+|pressed \[ToggleButton\] "Bold" through accessibility: the point \d+,\d+ reaches .+ instead)$/);
     t.diagnostic(`Writer's answer: ${steps}`);
   });
+
+  test("should open Writer's Format menu by its name, never the flat menu bar's copy over the toolbar's Print", async () => {
+    // Writer keeps a second menu bar 0 px high whose menus say they are visible over the standard
+    // toolbar (agent-seat re-audit: a click on its "Format" pressed Print). Those are hidden now,
+    // so "Format" names the real menu, and its menu opens.
+    const pid = (await server.callOk('list_applications', {})).text.match(/pid (\d+)[^\n]*soffice/)?.[1];
+    assert.ok(pid, 'Writer from the test before is running');
+    const lines = await tree(Number(pid));
+    const formats = lines.filter((line) => line.role === 'Menu' && line.text === 'Format');
+    assert.ok(formats.length >= 1, 'a Format menu in the tree');
+    assert.equal(formats.filter((line) => / visible/.test(line.line)).length, 1, `one visible Format: ${formats.map((line) => line.line).join(' | ')}`);
+    const opened = await server.callOk('run_steps', { pid: Number(pid), steps: [{ action: 'click', element: 'Format', role: 'menu' }] });
+    const diff = readFileSync(opened.structured.file as string, 'utf8');
+    assert.doesNotMatch(diff, /\[Dialog\] "Print"/, 'no Print dialog');
+    assert.match(diff, /\[MenuItem\] "(Text|Spacing|Align Text|Paragraph…|Paragraph\.\.\.)"/, `the Format menu's items shown: ${opened.text}`);
+    await server.callOk('press_key', { pid: Number(pid), key: 'escape' });
+  });
 });
+

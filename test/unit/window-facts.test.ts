@@ -127,3 +127,30 @@ describe('window facts: what a person could see and reach', () => {
     assert.equal(byText(seen, 'Beyond').visible, true, 'no screen known: nothing clipped');
   });
 });
+
+test("should hide the menus of a menu bar that has no height: a person sees none of them", () => {
+  // LibreOffice Writer: a second menu bar, 0 px high, whose menus say they are visible over the
+  // standard toolbar; the real menu bar above it shows "Format" too.
+  const elements = tree({
+    role: 'Application',
+    text: 'Writer',
+    children: [
+      {
+        role: 'Frame',
+        text: 'Untitled 1',
+        bounds: rect(0, 0, 1280, 800),
+        children: [
+          { role: 'MenuBar', text: '', bounds: rect(0, 19, 1280, 20), children: [{ role: 'Menu', text: 'Format', bounds: rect(181, 19, 58, 19) }] },
+          { role: 'MenuBar', text: '', bounds: rect(0, 44, 1280, 0), children: [{ role: 'Menu', text: 'Format', bounds: rect(165, 44, 58, 19), children: [{ role: 'MenuItem', text: 'Paragraph…', bounds: rect(165, 63, 120, 19) }] }] },
+          { role: 'PushButton', text: 'Print', bounds: rect(177, 46, 33, 35) },
+        ],
+      },
+    ],
+  });
+  const seen = applyWindowFacts(snapshot(elements), [window(7, 'Untitled 1', rect(0, 0, 1280, 800), 0)], SCREEN).elements;
+  const formats = seen.filter((el) => el.text === 'Format');
+  assert.deepEqual(formats.map((el) => [el.bounds?.y, el.visible]), [[19, true], [44, false]]);
+  assert.equal(byText(seen, 'Paragraph…').visible, false, 'nor anything inside it');
+  assert.equal(byText(seen, 'Print').visible, true);
+  assert.equal(chooseElement(seen, { text: 'Format' }).element.bounds?.y, 19, 'a click on "Format" goes to the real menu');
+});

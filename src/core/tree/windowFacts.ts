@@ -110,13 +110,17 @@ export function applyWindowFacts(snapshot: TreeSnapshot, windows: readonly Windo
 
   const holdsWindows = rootHoldsWindows(elements);
   const topOf = new Array<ElementNode | null>(elements.length).fill(null);
+  const inFlatMenuBar = new Array<boolean>(elements.length).fill(false);
   const result = elements.map((el, position) => {
     // Pre-order: a parent's window is known before its children's.
     const top = !holdsWindows ? elements[0] : el.parentIndex === null ? null : el.parentIndex === 0 ? el : (topOf[el.parentIndex] ?? null);
     topOf[position] = top;
+    inFlatMenuBar[position] = (el.parentIndex !== null && inFlatMenuBar[el.parentIndex] === true) || isFlatMenuBar(el);
     const window = top ? windowOf.get(top.index) : undefined;
     const blockedBy = top && modal && blocks(top) ? modal.index : undefined;
-    const sight = el.visible && el.bounds !== null ? seen(centreOf(el.bounds), window, windows, displays) : { visible: el.visible };
+    const sight = inFlatMenuBar[position]
+      ? { visible: false }
+      : el.visible && el.bounds !== null ? seen(centreOf(el.bounds), window, windows, displays) : { visible: el.visible };
     const windowId = el.windowId ?? window?.windowId;
     if (sight.visible === el.visible && blockedBy === undefined && windowId === el.windowId) return el;
     return {
@@ -128,6 +132,15 @@ export function applyWindowFacts(snapshot: TreeSnapshot, windows: readonly Windo
     };
   });
   return { ...snapshot, elements: modal ? modalFirst(result, modal.index) : result };
+}
+
+/**
+ * A menu bar with no height or width shows no menu: LibreOffice keeps a second, flat menu bar
+ * whose menus say they are visible over its toolbar, and a click on its "Format" pressed the Print
+ * button drawn there (agent-seat re-audit). Its menus are not visible.
+ */
+function isFlatMenuBar(el: ElementNode): boolean {
+  return el.role === 'MenuBar' && el.bounds !== null && (el.bounds.width <= 0 || el.bounds.height <= 0);
 }
 
 /** Whether a person could see `point` of an element in `window`: on a screen, inside its window, under no other window (else which covers it). */
