@@ -10,25 +10,12 @@
 
 import type { ElementNode, Point } from '../model.js';
 import { withTimeout } from '../progress.js';
+import { holds, parentOf } from '../tree/lineage.js';
 import { rectContains } from '../tree/windowChoice.js';
 import type { CallState } from './callState.js';
 
 /** A hit test costs a few D-Bus round trips (~1 ms each): past this the click goes unchecked. */
 const HIT_TEST_MS = 400;
-
-function byIndex(elements: readonly ElementNode[], index: number | null): ElementNode | undefined {
-  if (index === null) return undefined;
-  const direct = elements[index];
-  return direct?.index === index ? direct : elements.find((element) => element.index === index);
-}
-
-/** Whether `ancestor` is `element` or holds it, by the snapshot's parent links. */
-function isWithin(elements: readonly ElementNode[], element: ElementNode, ancestor: ElementNode): boolean {
-  for (let node: ElementNode | undefined = element; node; node = byIndex(elements, node.parentIndex)) {
-    if (node.index === ancestor.index) return true;
-  }
-  return false;
-}
 
 /**
  * The element the hit test found at the point instead of `target`, or null when the point
@@ -43,8 +30,8 @@ export function elementReachedInstead(elements: readonly ElementNode[], target: 
   // The deepest element hit that the snapshot knows: deeper ones (not read) cannot be placed.
   const deepest = [...chain].reverse().map((identity) => known.get(identity)).find((element) => element !== undefined);
   if (!deepest) return null;
-  if (isWithin(elements, deepest, target)) return null;
-  if (isWithin(elements, target, deepest)) return null;
+  if (holds(elements, target, deepest)) return null;
+  if (holds(elements, deepest, target)) return null;
   // The tree puts both there: one is drawn over the other, and a hit test from the window down
   // cannot see a popup's own window above the page (Chromium's open <select> list over the form's
   // buttons). The tree is right about the target, so the pointer goes. Where the tree puts the
@@ -56,7 +43,7 @@ export function elementReachedInstead(elements: readonly ElementNode[], target: 
 /** The top-level element (a window, at depth 1) holding `element`, or null when the snapshot has none. */
 export function windowElementOf(elements: readonly ElementNode[], element: ElementNode): ElementNode | null {
   let node: ElementNode | undefined = element;
-  while (node && node.depth > 1) node = byIndex(elements, node.parentIndex);
+  while (node && node.depth > 1) node = parentOf(elements, node);
   return node && node.depth === 1 ? node : null;
 }
 

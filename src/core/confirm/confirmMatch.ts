@@ -9,6 +9,7 @@
 // promise of what the press does.
 
 import type { ElementNode, Point } from '../model.js';
+import { holds } from '../tree/lineage.js';
 import { elementAtPoint } from '../tree/query.js';
 
 /** The default list: the presses a person most often wants to be asked about. */
@@ -82,12 +83,5 @@ export function confirmTargetAtPoint(elements: readonly ElementNode[], point: Po
  * option, and asking the person about "Submit order" would put the wrong question to them.
  */
 export function confirmTargetOfElementPress(elements: readonly ElementNode[], target: ElementNode, point: Point, list: readonly string[]): ElementNode | null {
-  const byIndex = new Map(elements.map((element) => [element.index, element]));
-  const holds = (outer: ElementNode, inner: ElementNode): boolean => {
-    for (let node: ElementNode | undefined = inner; node; node = node.parentIndex === null ? undefined : byIndex.get(node.parentIndex)) {
-      if (node.index === outer.index) return true;
-    }
-    return false;
-  };
-  return elementAtPoint(elements, point, (element) => confirmEntryFor(element.text, list) !== null && (holds(element, target) || holds(target, element)));
+  return elementAtPoint(elements, point, (element) => confirmEntryFor(element.text, list) !== null && (holds(elements, element, target) || holds(elements, target, element)));
 }

@@ -9,6 +9,7 @@
 // tooltip) is only clipped to the screens.
 
 import type { Display, ElementNode, Point, Rect, TreeSnapshot, WindowInfo } from '../model.js';
+import { parentOf } from './lineage.js';
 import { overlap, rectContains } from './windowChoice.js';
 
 /** Roles of top-level windows a modal dialog blocks; popups (role Window: menus, tooltips, combo lists) are the dialog's own. */
@@ -38,8 +39,7 @@ export function topLevelOf(elements: readonly ElementNode[], el: ElementNode): E
   let current: ElementNode | undefined = el;
   for (let hops = 0; current && current.parentIndex !== null && hops < 10_000; hops++) {
     if (current.parentIndex === 0) return current;
-    const parentIndex: number = current.parentIndex;
-    current = elements[parentIndex]?.index === parentIndex ? elements[parentIndex] : elements.find((other) => other.index === parentIndex);
+    current = parentOf(elements, current);
   }
   return null;
 }

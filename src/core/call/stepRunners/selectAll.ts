@@ -7,6 +7,7 @@ import type { Desktop, KeyName } from '../../desktop.js';
 import { TandemError } from '../../errors.js';
 import type { ElementNode, Modifier } from '../../model.js';
 import { refind } from '../../tree/elementIndex.js';
+import { holds } from '../../tree/lineage.js';
 import type { CallState } from '../callState.js';
 
 /** The platform's select-all key: the one place it is chosen (macOS: Command-A, written, not run here; X11 toolkits: Control-A). */
@@ -19,16 +20,7 @@ export function focusIsIn(elements: readonly ElementNode[], field: ElementNode):
   const now = refind(elements, field);
   if (!now) return false;
   const focused = elements.find((el) => el.focused);
-  for (let at: ElementNode | undefined = focused; at; at = parentOf(elements, at)) {
-    if (at === now) return true;
-  }
-  return false;
-}
-
-function parentOf(elements: readonly ElementNode[], el: ElementNode): ElementNode | undefined {
-  const at = el.parentIndex;
-  if (at === null) return undefined;
-  return elements[at]?.index === at ? elements[at] : elements.find((other) => other.index === at);
+  return focused !== undefined && holds(elements, now, focused);
 }
 
 /**
