@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isWindowRelativeToolkit } from '../../src/backends/linux/atspiTree.js';
+import { isWindowRelativeToolkit } from '../../src/backends/linux/atspiToolkit.js';
 
 test('should treat GTK 4 as reporting window-relative geometry, GTK 3 not', () => {
   assert.equal(isWindowRelativeToolkit({ name: 'GTK', version: '4.8.3' }), true);

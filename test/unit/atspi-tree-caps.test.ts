@@ -3,7 +3,8 @@
 // page scrolled to its end shows its last paragraph — bench/linuxBench.ts and the README.)
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { childWindow, isGetAllUnsafeToolkit } from '../../src/backends/linux/atspiTree.js';
+import { childWindow } from '../../src/backends/linux/atspiTree.js';
+import { isGetAllUnsafeToolkit } from '../../src/backends/linux/atspiToolkit.js';
 
 describe('AT-SPI snapshot caps', () => {
   it('should read every child when there are few enough', () => {

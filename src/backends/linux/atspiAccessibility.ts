@@ -11,6 +11,7 @@ import { AtspiActions } from './atspiActions.js';
 import { AtspiApps, type AtspiApp } from './atspiApps.js';
 import { AtspiBus } from './atspiBus.js';
 import { AtspiHitTest } from './atspiHitTest.js';
+import { AtspiToolkits } from './atspiToolkit.js';
 import { AtspiSettle } from './atspiSettle.js';
 import { AtspiTree } from './atspiTree.js';
 import { LinuxAppOpener } from './linuxApps.js';
@@ -49,9 +50,11 @@ export class AtspiAccessibility implements AccessibilityPart {
     this.bus = bus;
     this.env = env;
     this.apps = new AtspiApps(bus);
-    this.tree = new AtspiTree(bus, options.windowOrigin);
+    // One toolkit read per app, for the tree and the hit test.
+    const toolkits = new AtspiToolkits(bus);
+    this.tree = new AtspiTree(bus, options.windowOrigin, toolkits);
     this.actions = new AtspiActions(bus);
-    this.hitTest = new AtspiHitTest(bus);
+    this.hitTest = new AtspiHitTest(bus, toolkits);
     this.settle = new AtspiSettle(bus);
     this.opener = new LinuxAppOpener(bus, this.apps, env, options.windowTitles);
   }

@@ -19,6 +19,11 @@ export interface AtspiHandle {
   actionNames?: string[];
 }
 
+/** An element's identity in a snapshot: its app's bus name and its object path (the hit test names elements the same way). */
+export function atspiIdentity(busName: string, path: string): string {
+  return `${busName}${path}`;
+}
+
 export function atspiHandleOf(element: ElementNode): AtspiHandle {
   const handle = element.handle as Partial<AtspiHandle> | null | undefined;
   if (!handle || handle.kind !== 'atspi' || typeof handle.busName !== 'string' || typeof handle.path !== 'string') {

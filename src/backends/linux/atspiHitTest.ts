@@ -7,19 +7,17 @@ import type { ElementNode, Point } from '../../core/model.js';
 import type { Progress } from '../../core/progress.js';
 import { COORD_TYPE_SCREEN, IFACE, NULL_PATH, ROOT_PATH, type ObjectRef } from '../../../native/linux/atspiProtocol.js';
 import type { AtspiBus } from './atspiBus.js';
-import { atspiHandleOf } from './atspiHandle.js';
-import { isWindowRelativeToolkit } from './atspiTree.js';
+import { atspiHandleOf, atspiIdentity } from './atspiHandle.js';
+import { isWindowRelativeToolkit, type AtspiToolkits } from './atspiToolkit.js';
 
 /** Deeper than any real widget nesting: a toolkit that keeps answering a new child stops here. */
 const MAX_LEVELS = 40;
 
 export class AtspiHitTest {
-  private readonly bus: AtspiBus;
-  private readonly screenCoordinates = new Map<string, Promise<boolean>>();
-
-  constructor(bus: AtspiBus) {
-    this.bus = bus;
-  }
+  constructor(
+    private readonly bus: AtspiBus,
+    private readonly toolkits: AtspiToolkits,
+  ) {}
 
   /**
    * The identities of the elements at `point` inside `window`, outermost (the window) first.
@@ -28,8 +26,9 @@ export class AtspiHitTest {
   async accessibleAtPoint(window: ElementNode, point: Point, progress: Progress): Promise<string[] | null> {
     const handle = atspiHandleOf(window);
     if (!handle.interfaces.includes(IFACE.component)) return null;
-    if (!(await this.answersInScreenCoordinates(handle.busName, progress))) return null;
-    const chain = [`${handle.busName}${handle.path}`];
+    // GTK4 (4.8) answers a screen point as if it were relative to the window: its hit test would be wrong.
+    if (isWindowRelativeToolkit(await this.toolkits.of(handle.busName, ROOT_PATH, progress))) return null;
+    const chain = [atspiIdentity(handle.busName, handle.path)];
     let path = handle.path;
     for (let level = 0; level < MAX_LEVELS; level++) {
       const [ref] = await this.bus.call(
@@ -47,24 +46,9 @@ export class AtspiHitTest {
       const [busName, childPath] = ref as ObjectRef;
       // A child in another process (a plugin, an embedded window) is not in this app's tree.
       if (!childPath || childPath === NULL_PATH || childPath === path || (busName !== handle.busName && busName !== '')) break;
-      chain.push(`${handle.busName}${childPath}`);
+      chain.push(atspiIdentity(handle.busName, childPath));
       path = childPath;
     }
     return chain;
-  }
-
-  /** GTK4 (4.8) answers a screen point as if it were relative to the window: its hit test would be wrong. */
-  private answersInScreenCoordinates(busName: string, progress: Progress): Promise<boolean> {
-    let known = this.screenCoordinates.get(busName);
-    if (!known) {
-      const read = (property: string): Promise<string> =>
-        this.bus
-          .getProperty(busName, ROOT_PATH, IFACE.application, property, progress, 'read the toolkit')
-          .then((value) => String(value ?? ''))
-          .catch(() => '');
-      known = Promise.all([read('ToolkitName'), read('Version')]).then(([name, version]) => !isWindowRelativeToolkit({ name, version }));
-      this.screenCoordinates.set(busName, known);
-    }
-    return known;
   }
 }

@@ -15,7 +15,8 @@ import { ROLE, isButtonLikeRole, isNumericValueRole, isTextRole, isToggleRole, i
 import { STATE, hasState } from '../../../native/linux/atspiStates.js';
 import type { AtspiApp } from './atspiApps.js';
 import type { AtspiBus } from './atspiBus.js';
-import type { AtspiHandle } from './atspiHandle.js';
+import { atspiIdentity, type AtspiHandle } from './atspiHandle.js';
+import { AtspiToolkits, isGetAllUnsafeToolkit, isWindowRelativeToolkit, type Toolkit } from './atspiToolkit.js';
 import { AtspiObjectMemo } from './atspiObjectMemo.js';
 import {
   adoptShowingOrphans,
@@ -51,11 +52,6 @@ interface FixedFacts {
   interfaces: string[];
 }
 
-interface Toolkit {
-  name: string;
-  version: string;
-}
-
 /** Truncation bookkeeping shared by the passes of one snapshot. */
 class Budget {
   timedOut = false;
@@ -87,7 +83,6 @@ class Budget {
 export class AtspiTree {
   private readonly bus: AtspiBus;
   private readonly windowOrigin?: WindowOriginLookup;
-  private readonly toolkits = new Map<string, Promise<Toolkit>>();
   /** Apps (bus names) whose toolkit sets "showing" on windows only (GTK 4.8): see markShowingWhenVisible. */
   private readonly showingFromVisible = new Set<string>();
   /** Role and interfaces of nodes read live: a later snapshot asks only for what can change, states and properties. */
@@ -95,9 +90,12 @@ export class AtspiTree {
   /** Action names of elements seen offering some (see detailsOf). */
   private readonly actionsOffered = new AtspiObjectMemo<string[]>();
 
-  constructor(bus: AtspiBus, windowOrigin?: WindowOriginLookup) {
+  private readonly toolkits: AtspiToolkits;
+
+  constructor(bus: AtspiBus, windowOrigin?: WindowOriginLookup, toolkits: AtspiToolkits = new AtspiToolkits(bus)) {
     this.bus = bus;
     this.windowOrigin = windowOrigin;
+    this.toolkits = toolkits;
   }
 
   async snapshot(app: AtspiApp, limits: SnapshotLimits, progress: Progress): Promise<TreeSnapshot> {
@@ -528,17 +526,7 @@ export class AtspiTree {
   }
 
   private toolkitOf(app: AtspiApp, budget: Budget): Promise<Toolkit> {
-    let known = this.toolkits.get(app.busName);
-    if (!known) {
-      const read = (property: string): Promise<string> =>
-        this.bus
-          .getProperty(app.busName, app.rootPath, IFACE.application, property, budget.progress, 'read the toolkit')
-          .then((value) => String(value ?? ''))
-          .catch(() => '');
-      known = Promise.all([read('ToolkitName'), read('Version')]).then(([name, version]) => ({ name, version }));
-      this.toolkits.set(app.busName, known);
-    }
-    return known;
+    return this.toolkits.of(app.busName, app.rootPath, budget.progress);
   }
 }
 
@@ -567,15 +555,6 @@ export function childWindow(count: number, cap: number, firstShowing: number): [
   if (firstShowing < 0) return [0, cap];
   const start = Math.max(0, Math.min(firstShowing - Math.floor(cap / 10), count - cap));
   return [start, start + cap];
-}
-
-/** Toolkits whose apps crash on Properties.GetAll of the Accessible interface (Qt 5.15.8). */
-export function isGetAllUnsafeToolkit(toolkit: Toolkit): boolean {
-  return /^qt$/i.test(toolkit.name);
-}
-
-export function isWindowRelativeToolkit(toolkit: Toolkit): boolean {
-  return /^gtk$/i.test(toolkit.name) && /^4\./.test(toolkit.version);
 }
 
 /**
@@ -719,7 +698,7 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
     secure,
     ...(selectable ? { selected: hasState(node.states, STATE.selected) } : {}),
     ...(hasState(node.states, STATE.modal) ? { modal: true } : {}),
-    identity: `${busName}${node.path}`,
+    identity: atspiIdentity(busName, node.path),
     handle,
   };
 }
