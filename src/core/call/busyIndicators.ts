@@ -8,6 +8,7 @@
 import type { ElementNode, Rect } from '../model.js';
 import type { CallState } from './callState.js';
 import type { TreeReader } from './settle.js';
+import { rectInside } from '../tree/windowChoice.js';
 
 /** Roles that show ongoing work by moving: AT-SPI's ProgressBar and Animation (GTK's spinner), AX's ProgressIndicator and BusyIndicator. */
 const BUSY_ROLES: ReadonlySet<string> = new Set(['ProgressBar', 'Animation', 'ProgressIndicator', 'BusyIndicator']);
@@ -28,9 +29,7 @@ export function busyIndicatorAreas(elements: readonly ElementNode[] | undefined)
 
 /** Whether `paint` lies wholly inside one of `areas` (give or take `slackPx` for an outline drawn around it). */
 export function insideOneOf(paint: Rect, areas: readonly Rect[], slackPx = 2): boolean {
-  return areas.some(
-    (area) => paint.x >= area.x - slackPx && paint.y >= area.y - slackPx && paint.x + paint.width <= area.x + area.width + slackPx && paint.y + paint.height <= area.y + area.height + slackPx,
-  );
+  return areas.some((area) => rectInside(paint, area, slackPx));
 }
 
 /** The call's app's tree read now, for the busy indicators a settle looks for. */

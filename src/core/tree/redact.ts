@@ -6,6 +6,7 @@
 import type { ElementNode, Rect, TreeSnapshot } from '../model.js';
 import type { ClickStep, ElementQuery, Step } from '../call/steps.js';
 import { quoteText } from './treeFormat.js';
+import { rectInside } from './windowChoice.js';
 
 /** How typed text (or a set value) is shown when its destination is a secure field: nothing of it, not its length. */
 export function secureTextLabel(_text: string): string {
@@ -139,5 +140,5 @@ export function secureAreas(...trees: ReadonlyArray<readonly ElementNode[] | und
 
 /** Whether every one of `areas` lies inside one of `covered` (a screenshot painted over `covered` hides them all). */
 export function areasCovered(areas: readonly Rect[], covered: readonly Rect[]): boolean {
-  return areas.every((a) => covered.some((c) => a.x >= c.x && a.y >= c.y && a.x + a.width <= c.x + c.width && a.y + a.height <= c.y + c.height));
+  return areas.every((area) => covered.some((cover) => rectInside(area, cover)));
 }

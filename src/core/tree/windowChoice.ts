@@ -37,6 +37,11 @@ export function rectContains(rect: Rect | null | undefined, point: Point): boole
   return !!rect && point.x >= rect.x && point.x < rect.x + rect.width && point.y >= rect.y && point.y < rect.y + rect.height;
 }
 
+/** Whether `inner` lies wholly inside `outer`, give or take `slack` on every side. */
+export function rectInside(inner: Rect, outer: Rect, slack = 0): boolean {
+  return inner.x >= outer.x - slack && inner.y >= outer.y - slack && inner.x + inner.width <= outer.x + outer.width + slack && inner.y + inner.height <= outer.y + outer.height + slack;
+}
+
 /** Intersection over union of two rectangles: 1 for the same one, 0 when apart. */
 export function overlap(a: Rect, b: Rect): number {
   const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
