@@ -15,12 +15,16 @@ import { isEditable } from '../../tree/query.js';
 import { typeAsKeys } from './typeTextStep.js';
 
 export async function runElementActionStep(state: CallState, step: ElementActionStep, index: number): Promise<StepDone> {
-  const progress = state.progress;
   const element = await locate(state, step.query, index);
   if (isPressAction(step.action)) await confirmBeforePress(state, index, element);
-  await state.desktop.performAction({ element, action: step.action }, progress);
+  return performElementAction(state, element, step.action);
+}
+
+/** Runs `action` on `element` through accessibility (any confirm_before question already answered). */
+export async function performElementAction(state: CallState, element: ElementNode, action: string): Promise<Extract<StepDone, { kind: 'element-action' }>> {
+  await state.desktop.performAction({ element, action }, state.progress);
   state.treeIsStale = true;
-  return { kind: 'element-action', action: step.action, element: formatElementLabel(element) };
+  return { kind: 'element-action', action, element: formatElementLabel(element) };
 }
 
 export async function runSetValueStep(state: CallState, step: SetValueStep, index: number): Promise<StepDone> {

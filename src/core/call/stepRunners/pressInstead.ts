@@ -10,6 +10,7 @@ import { formatElementLabel } from '../../tree/treeFormat.js';
 import type { CallState } from '../callState.js';
 import type { ClickStep } from '../steps.js';
 import type { StepDone } from '../stepsDone.js';
+import { performElementAction } from './elementSteps.js';
 
 export async function pressInstead(state: CallState, step: ClickStep, element: ElementNode, point: Point, reached: ElementNode): Promise<StepDone> {
   const at = { x: Math.round(point.x), y: Math.round(point.y) };
@@ -24,7 +25,6 @@ export async function pressInstead(state: CallState, step: ClickStep, element: E
     );
   }
   // The person's confirm_before word, if the element needs it, was given before the click.
-  await state.desktop.performAction({ element, action: 'press' }, state.progress);
-  state.treeIsStale = true;
-  return { kind: 'element-action', action: 'press', element: formatElementLabel(element), pointMissed: { point: at, reached: formatElementLabel(reached) } };
+  const pressed = await performElementAction(state, element, 'press');
+  return { ...pressed, pointMissed: { point: at, reached: formatElementLabel(reached) } };
 }
