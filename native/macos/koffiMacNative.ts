@@ -335,9 +335,11 @@ export function createKoffiMacNative(koffi: Koffi): MacNative {
   // UInt8 LMGetKbdType(void); OSStatus UCKeyTranslate(const UCKeyboardLayout *, UInt16 keyCode,
   // UInt16 keyAction, UInt32 modifierKeyState, UInt32 keyboardType, OptionBits options,
   // UInt32 *deadKeyState, UniCharCount maxLength, UniCharCount *actualLength, UniChar *chars).
-  // UniCharCount is unsigned long; the in/out pointers are given zeroed Buffers. TIS calls are
-  // made on the process's main thread (the JS thread of Electron's main process or of node),
-  // which recent macOS is reported to require (?). —
+  // UniCharCount is unsigned long (MacTypes.h); the in/out pointers are given zeroed Buffers.
+  // TextInputSources.h: the API is not thread safe and a UI application must call it on the main
+  // thread (recent macOS traps off it in dispatch_assert_queue, per crash reports). pressKey runs on the JS thread of
+  // Electron's main process (or of node), the process's main thread; the guard's tap worker
+  // binds this module too but never reads the layout. —
   const kUCKeyActionDisplay = 3;
   const kUCKeyTranslateNoDeadKeysMask = 1;
   /** UCKeyTranslate's modifierKeyState is EventModifiers >> 8: shiftKey (0x0200) → 0x02. */
@@ -346,7 +348,9 @@ export function createKoffiMacNative(koffi: Koffi): MacNative {
   /**
    * The layout reader, bound apart: a symbol these frameworks do not export on some macOS would
    * make koffi throw, and that must cost the layout-aware letters (the US key codes are kept),
-   * not the whole binding. Never run on a Mac yet.
+   * not the whole binding. The table (128 keys, two UCKeyTranslate each) is read again only when
+   * the input source's ID or the keyboard type changes: a layout switch is seen at the next
+   * press. Never run on a Mac yet.
    */
   const bindLayoutReader = (): (() => LayoutKey[] | null) | undefined => {
     try {
@@ -356,25 +360,39 @@ export function createKoffiMacNative(koffi: Koffi): MacNative {
       const UCKeyTranslate = fn(carbonLib, 'UCKeyTranslate', 'int32_t', [VOIDP, 'uint16_t', 'uint16_t', 'uint32_t', 'uint32_t', 'uint32_t', VOIDP, 'ulong', VOIDP, VOIDP]);
       const CFDataGetBytePtr = fn(cfLib, 'CFDataGetBytePtr', VOIDP, [VOIDP]);
       const unicodeKeyLayoutData = globalRef(carbonLib, 'kTISPropertyUnicodeKeyLayoutData');
+      const inputSourceId = globalRef(carbonLib, 'kTISPropertyInputSourceID');
+      /** The last table read, for the input source ID and keyboard type it was read under. */
+      let last: { sourceId: string; keyboardType: number; keys: LayoutKey[] | null } | null = null;
+      const sourceIdOf = (source: Ref): string | null => {
+        const id = TISGetInputSourceProperty(source, inputSourceId) as NullableRef; // Get rule: not ours to release
+        return id === null || id === 0n ? null : cf.CFStringGetCharacters(id, cf.CFStringGetLength(id)).toString('utf16le');
+      };
+      const readKeys = (source: Ref, keyboardType: number): LayoutKey[] | null => {
+        const data = TISGetInputSourceProperty(source, unicodeKeyLayoutData) as NullableRef;
+        const layout = data === null || data === 0n ? null : (CFDataGetBytePtr(data) as NullableRef);
+        if (layout === null || layout === 0n) return null;
+        const translate = (keycode: number, modifierKeyState: number): string => {
+          const deadKeyState = Buffer.alloc(4);
+          const length = Buffer.alloc(8);
+          const chars = Buffer.alloc(UNICHARS * 2);
+          const status = UCKeyTranslate(layout, keycode, kUCKeyActionDisplay, modifierKeyState, keyboardType, kUCKeyTranslateNoDeadKeysMask, deadKeyState, UNICHARS, length, chars) as number;
+          if (status !== 0) return '';
+          const units = Math.min(UNICHARS, Number(length.readBigUInt64LE(0)));
+          return chars.toString('utf16le', 0, units * 2);
+        };
+        const keys: LayoutKey[] = [];
+        for (let keycode = 0; keycode < 128; keycode++) keys.push({ keycode, plain: translate(keycode, 0), shifted: translate(keycode, SHIFT_KEY_STATE) });
+        return keys;
+      };
       return () => {
         const source = TISCopyCurrentKeyboardLayoutInputSource() as NullableRef;
         if (source === null || source === 0n) return null;
         try {
-          const data = TISGetInputSourceProperty(source, unicodeKeyLayoutData) as NullableRef;
-          const layout = data === null || data === 0n ? null : (CFDataGetBytePtr(data) as NullableRef);
-          if (layout === null || layout === 0n) return null;
+          const sourceId = sourceIdOf(source);
           const keyboardType = LMGetKbdType() as number;
-          const translate = (keycode: number, modifierKeyState: number): string => {
-            const deadKeyState = Buffer.alloc(4);
-            const length = Buffer.alloc(8);
-            const chars = Buffer.alloc(UNICHARS * 2);
-            const status = UCKeyTranslate(layout, keycode, kUCKeyActionDisplay, modifierKeyState, keyboardType, kUCKeyTranslateNoDeadKeysMask, deadKeyState, UNICHARS, length, chars) as number;
-            if (status !== 0) return '';
-            const units = Math.min(UNICHARS, Number(length.readBigUInt64LE(0)));
-            return chars.toString('utf16le', 0, units * 2);
-          };
-          const keys: LayoutKey[] = [];
-          for (let keycode = 0; keycode < 128; keycode++) keys.push({ keycode, plain: translate(keycode, 0), shifted: translate(keycode, SHIFT_KEY_STATE) });
+          if (last !== null && sourceId !== null && last.sourceId === sourceId && last.keyboardType === keyboardType) return last.keys;
+          const keys = readKeys(source, keyboardType);
+          last = sourceId === null ? null : { sourceId, keyboardType, keys };
           return keys;
         } finally {
           cf.CFRelease(source);

@@ -20,6 +20,9 @@ function recordingKoffi(options: { missing?: string[] } = {}) {
   const declarations: Declaration[] = [];
   const loads: string[] = [];
   const native = new Map<string, (...args: unknown[]) => unknown>();
+  // Each exported variable has its own address, and reading it gives a value of its own (globalValue).
+  const symbols = new Map<string, bigint>();
+  const globalValue = (name: string): bigint => (symbols.get(name) ?? 0n) + 0x1000n;
   const spec = (t: unknown): Spec => (typeof t === 'string' ? t : (t as { spec: string }).spec);
   const type = (s: string) => ({ spec: s });
   const fake = {
@@ -28,7 +31,7 @@ function recordingKoffi(options: { missing?: string[] } = {}) {
     out: (t: unknown) => type(`_Out_ ${spec(t)}`),
     struct: (def: Record<string, unknown>) => type(`{${Object.entries(def).map(([k, v]) => `${k}:${spec(v)}`).join(',')}}`),
     proto: (result: unknown, args: unknown[]) => type(`(${args.map(spec).join(',')})=>${spec(result)}`),
-    decode: () => 0x1234n,
+    decode: (address: bigint) => address + 0x1000n,
     register: () => 0x99n,
     unregister: () => undefined,
     load: (path: string) => {
@@ -39,11 +42,15 @@ function recordingKoffi(options: { missing?: string[] } = {}) {
           declarations.push({ lib: path, name, result: spec(result), args: args.map(spec) });
           return (...callArgs: unknown[]) => (native.get(name) ?? (() => 0))(...callArgs);
         },
-        symbol: (name: string) => (name.startsWith('k') ? 0x5000n : 0n),
+        symbol: (name: string) => {
+          if (options.missing?.includes(name)) throw new Error(`symbol ${name} not found`);
+          if (!symbols.has(name)) symbols.set(name, 0x5000n + 0x10n * BigInt(symbols.size));
+          return symbols.get(name);
+        },
       };
     },
   };
-  return { koffi: fake as unknown as typeof koffiModule, declarations, loads, native };
+  return { koffi: fake as unknown as typeof koffiModule, declarations, loads, native, globalValue };
 }
 
 const find = (declarations: Declaration[], name: string): Declaration => {
@@ -133,34 +140,77 @@ test('should read IsSecureEventInputEnabled as a one-byte Boolean', () => {
   assert.equal(mac.hiToolbox.IsSecureEventInputEnabled(), false);
 });
 
-test("should read the current layout's keys through UCKeyTranslate and release the input source", () => {
-  const { koffi, native } = recordingKoffi();
-  const mac = createKoffiMacNative(koffi);
-  const released: unknown[] = [];
-  const asked: unknown[] = [];
+/** The recording koffi with a current keyboard layout behind the TIS calls: AZERTY's A key (kVK_ANSI_Q) types 'a'. */
+function withLayout() {
+  const recording = recordingKoffi();
+  const { native, globalValue } = recording;
+  const layout = { sourceId: 'com.apple.keylayout.French', keyboardType: 40, hasUnicodeData: true, translations: 0, released: [] as unknown[], asked: [] as unknown[] };
   native.set('TISCopyCurrentKeyboardLayoutInputSource', () => 0x10n);
-  native.set('TISGetInputSourceProperty', (source: unknown, key: unknown) => (asked.push([source, key]), 0x20n));
+  native.set('TISGetInputSourceProperty', (source: unknown, key: unknown) => {
+    layout.asked.push([source, key]);
+    if (key === globalValue('kTISPropertyInputSourceID')) return 0x40n;
+    if (key === globalValue('kTISPropertyUnicodeKeyLayoutData')) return layout.hasUnicodeData ? 0x20n : null;
+    return null;
+  });
+  native.set('CFStringGetLength', (ref: unknown) => (ref === 0x40n ? layout.sourceId.length : 0));
+  native.set('CFStringGetCharacters', (ref: unknown, _range: unknown, buffer: unknown) => ref === 0x40n && (buffer as Buffer).write(layout.sourceId, 'utf16le'));
   native.set('CFDataGetBytePtr', (data: unknown) => (data === 0x20n ? 0x30n : 0n));
-  native.set('LMGetKbdType', () => 40);
-  native.set('CFRelease', (ref: unknown) => released.push(ref));
-  // AZERTY's A key (kVK_ANSI_Q), as UCKeyTranslate answers: the length in a 64-bit UniCharCount, UTF-16 units.
+  native.set('LMGetKbdType', () => layout.keyboardType);
+  native.set('CFRelease', (ref: unknown) => layout.released.push(ref));
+  // As UCKeyTranslate answers: the length in a 64-bit UniCharCount, UTF-16 units.
   native.set('UCKeyTranslate', (...args: unknown[]) => {
-    const [layout, keycode, action, state, type, options, dead, max, length, chars] = args as [bigint, number, number, number, number, number, Buffer, number, Buffer, Buffer];
-    assert.deepEqual([layout, action, type, options, dead.readUInt32LE(0), max], [0x30n, 3, 40, 1, 0, 4]);
+    const [data, keycode, action, state, type, options, dead, max, length, chars] = args as [bigint, number, number, number, number, number, Buffer, number, Buffer, Buffer];
+    assert.deepEqual([data, action, type, options, dead.readUInt32LE(0), max], [0x30n, 3, layout.keyboardType, 1, 0, 4]);
+    layout.translations++;
     if (keycode !== 0x0c) return 0;
     length.writeBigUInt64LE(1n, 0);
     chars.write(state === 0x02 ? 'A' : 'a', 'utf16le');
     return 0;
   });
+  return { mac: createKoffiMacNative(recording.koffi), layout, globalValue };
+}
+
+test("should read the current layout's keys through UCKeyTranslate and release the input source", () => {
+  const { mac, layout, globalValue } = withLayout();
   const keys = mac.hiToolbox.keyboardLayoutKeys!()!;
   assert.equal(keys.length, 128);
   assert.deepEqual(keys[0x0c], { keycode: 0x0c, plain: 'a', shifted: 'A' });
   assert.deepEqual(keys[0x00], { keycode: 0x00, plain: '', shifted: '' });
-  assert.deepEqual(asked, [[0x10n, 0x1234n]], 'asked for kTISPropertyUnicodeKeyLayoutData (the variable read)');
-  assert.deepEqual(released, [0x10n], 'the copied input source is released, the property (Get rule) is not');
-  native.set('TISGetInputSourceProperty', () => null);
+  assert.deepEqual(layout.asked, [[0x10n, globalValue('kTISPropertyInputSourceID')], [0x10n, globalValue('kTISPropertyUnicodeKeyLayoutData')]], 'asked for the variables\' values');
+  assert.deepEqual(layout.released, [0x10n], 'the copied input source is released, the properties (Get rule) are not');
+  layout.sourceId = 'com.apple.keylayout.Russian';
+  layout.hasUnicodeData = false;
   assert.equal(mac.hiToolbox.keyboardLayoutKeys!(), null, 'a layout without Unicode key data');
-  assert.deepEqual(released, [0x10n, 0x10n]);
+  assert.deepEqual(layout.released, [0x10n, 0x10n]);
+});
+
+test('should read the layout table again only when the input source or the keyboard type changes', () => {
+  const { mac, layout } = withLayout();
+  const first = mac.hiToolbox.keyboardLayoutKeys!();
+  assert.equal(layout.translations, 256, 'two UCKeyTranslate calls for each of the 128 keys');
+  assert.equal(mac.hiToolbox.keyboardLayoutKeys!(), first, 'the same layout: the table kept');
+  assert.equal(layout.translations, 256);
+  assert.deepEqual(layout.released, [0x10n, 0x10n], 'each press still copies and releases the current source');
+  layout.sourceId = 'com.apple.keylayout.US';
+  mac.hiToolbox.keyboardLayoutKeys!();
+  assert.equal(layout.translations, 512, 'a layout switch is read at the next press');
+  layout.keyboardType = 41;
+  mac.hiToolbox.keyboardLayoutKeys!();
+  assert.equal(layout.translations, 768, 'another keyboard (ISO, JIS) is read again');
+});
+
+test('should bind everything but the layout reader when a Text Input Source symbol is missing', (t) => {
+  const errors = t.mock.method(console, 'error', () => undefined);
+  for (const missing of ['UCKeyTranslate', 'kTISPropertyUnicodeKeyLayoutData']) {
+    const { koffi, native } = recordingKoffi({ missing: [missing] });
+    const mac = createKoffiMacNative(koffi);
+    assert.equal(mac.hiToolbox.keyboardLayoutKeys, undefined, `${missing}: letters keep their US keys`);
+    native.set('IsSecureEventInputEnabled', () => 1);
+    assert.equal(mac.hiToolbox.IsSecureEventInputEnabled(), true);
+    assert.equal(typeof mac.ax.AXUIElementCopyElementAtPosition, 'function');
+  }
+  assert.equal(errors.mock.callCount(), 2, 'said once per binding, on stderr');
+  assert.match(String(errors.mock.calls[0].arguments[0]), /keyboard layout cannot be read/);
 });
 
 test('should refuse CFRelease(NULL) before it reaches CoreFoundation', () => {
