@@ -3,6 +3,7 @@
 // A backend file is named after the API it wraps (atspiTree.ts, x11Input.ts, axTree.ts…).
 
 import type {
+  LaunchedProcess,
   ElementNode,
   Display,
   Frontmost,
@@ -257,7 +258,7 @@ export interface Desktop {
    * window may be on its way (Linux: pid's descendants started since). [] where the platform
    * cannot tell.
    */
-  launchedSince(pid: number, sinceMs: number, progress: Progress): Promise<RunningApp[]>;
+  launchedSince(pid: number, sinceMs: number, progress: Progress): Promise<LaunchedProcess[]>;
 
   // — synthetic input (must pass through the guard) —
   //

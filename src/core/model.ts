@@ -23,6 +23,12 @@ export interface RunningApp {
   id?: string;
 }
 
+/** A process an action started (Desktop.launchedSince). */
+export interface LaunchedProcess extends RunningApp {
+  /** Its arguments, program first, where the platform tells them (Linux /proc/<pid>/cmdline). */
+  commandLine?: readonly string[];
+}
+
 export interface WindowInfo {
   /** Backend window id (X11 window, CGWindowID). */
   windowId: number;

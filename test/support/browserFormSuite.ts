@@ -41,6 +41,7 @@ export function browserFormSuite(browser: BrowserUnderTest): void {
     let web: FormServer;
     let human: SimulatedHuman;
     let pid: number;
+    const answers: string[] = [];
 
     const diffOf = (result: ToolResult): string => readFileSync(result.structured.file as string, 'utf8');
     const tree = async (): Promise<TreeLine[]> => parseTreeLines(diffOf(await server.callOk('refresh_traversal', { pid })));
@@ -52,6 +53,13 @@ export function browserFormSuite(browser: BrowserUnderTest): void {
       web = await startFormServer();
       server = await McpSession.start(desktop);
       human = await SimulatedHuman.connect(desktop.display);
+      // Every answer of the suite, for the check on launched programs at its end.
+      const call = server.call.bind(server);
+      server.call = async (...args) => {
+        const result = await call(...args);
+        answers.push(result.text);
+        return result;
+      };
     });
 
     after(async () => {
@@ -147,6 +155,14 @@ export function browserFormSuite(browser: BrowserUnderTest): void {
     test('should let no typed character reach the page after the cancelled answer', { todo: browser.trailingKeysTodo }, () => {
       assert.ok(cancelled, 'the Esc test ran');
       assert.equal(cancelled.sent.length, cancelled.atAnswer, `${cancelled.sent.length - cancelled.atAnswer} characters reached the field after the cancelled answer`);
+    });
+
+    test("should not take the browser's own helper processes for programs a call launched", () => {
+      // The browser starts content or renderer processes as pages load; none shows a window, and
+      // waiting for one cost Firefox calls the whole 6 s launch cap and an answer naming them.
+      const launched = answers.filter((text) => /^launched: /m.test(text));
+      assert.ok(answers.length > 10, `${answers.length} answers`);
+      assert.deepEqual(launched.map((text) => /^launched: .*$/m.exec(text)![0]), []);
     });
   });
 }

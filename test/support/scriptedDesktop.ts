@@ -74,6 +74,7 @@ import type {
   PermissionCheck,
   Point,
   Rect,
+  LaunchedProcess,
   RunningApp,
   Screenshot,
   TreeSnapshot,
@@ -378,7 +379,7 @@ export class ScriptedDesktop implements Desktop {
   closed = false;
 
   /** Processes apps started (spawnProcess), still running until endProcess/quitApp. */
-  private readonly processes = new Map<number, { parentPid: number; name: string; startedAt: number }>();
+  private readonly processes = new Map<number, { parentPid: number; name: string; startedAt: number; commandLine?: readonly string[] }>();
   private readonly installable: ScriptedAppSpec[];
   private readonly behaviors = new Map<PrimitiveName, PrimitiveBehavior>();
   private readonly hooks: CallHook[] = [];
@@ -465,8 +466,8 @@ export class ScriptedDesktop implements Desktop {
   }
 
   /** parentPid starts a process (e.g. from an onClick); its window may come later with launchApp. */
-  spawnProcess(parentPid: number, child: { pid: number; name: string }): void {
-    this.processes.set(child.pid, { parentPid, name: child.name, startedAt: Date.now() });
+  spawnProcess(parentPid: number, child: { pid: number; name: string; commandLine?: readonly string[] }): void {
+    this.processes.set(child.pid, { parentPid, name: child.name, startedAt: Date.now(), commandLine: child.commandLine });
   }
 
   /** A spawned process exits (without ever showing a window, or after). */
@@ -728,13 +729,13 @@ export class ScriptedDesktop implements Desktop {
     return this.paintWatch ? this.paintWatch(pid) : null;
   }
 
-  async launchedSince(pid: number, sinceMs: number, progress: Progress): Promise<RunningApp[]> {
+  async launchedSince(pid: number, sinceMs: number, progress: Progress): Promise<LaunchedProcess[]> {
     await this.enter('launchedSince', `launched-since ${pid}`, progress);
-    const found: RunningApp[] = [];
+    const found: LaunchedProcess[] = [];
     const parents = new Set([pid]);
     for (const [childPid, child] of this.processes) {
       if (parents.has(child.parentPid) && child.startedAt >= sinceMs) {
-        found.push({ pid: childPid, name: child.name });
+        found.push({ pid: childPid, name: child.name, ...(child.commandLine ? { commandLine: child.commandLine } : {}) });
         parents.add(childPid);
       }
     }

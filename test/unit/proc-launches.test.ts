@@ -17,7 +17,9 @@ test('should list a process this one started just now, and not one started befor
   try {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const launched = await descendantsStartedSince(process.pid, since);
-    assert.ok(launched.some((p) => p.pid === after.pid && p.name === 'sleep'), JSON.stringify(launched));
+    const started = launched.find((p) => p.pid === after.pid);
+    assert.equal(started?.name, 'sleep', JSON.stringify(launched));
+    assert.deepEqual(started?.commandLine, ['sleep', '30'], 'its arguments, by which core tells a browser helper apart');
     assert.ok(!launched.some((p) => p.pid === before.pid), 'started before: not listed');
   } finally {
     before.kill();

@@ -119,3 +119,44 @@ describe('scroll-into-view when the toolkit hides off-screen geometry (GTK3)', (
   });
 
 });
+
+describe('a target that lies in view but reads as hidden', () => {
+  let fixture: EngineFixture;
+  afterEach(async () => fixture?.cleanup());
+
+  /** Hides `text` until the app has been read `reads` more times (Firefox's page fields, just loaded). */
+  function showAfterReads(desktop: EngineFixture['desktop'], text: string, reads: number): void {
+    const node = desktop.find(COUNTER, text);
+    node.visible = false;
+    const read = desktop.snapshot.bind(desktop);
+    let left = reads;
+    desktop.snapshot = async (...args) => {
+      if (left-- <= 0) node.visible = true;
+      return read(...args);
+    };
+  }
+
+  it('should read the tree again and click it once it shows, without scrolling', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    let clicked = '';
+    desktop.find(COUNTER, 'Item 1').spec.onClick = ({ node }) => {
+      clicked = node.text;
+    };
+    showAfterReads(desktop, 'Item 1', 1);
+    const result = await engine.act(act(COUNTER, clickOn('Item 1')));
+    assert.equal(result.status, 'ok', result.error?.message);
+    assert.equal(clicked, 'Item 1');
+    assert.ok(!desktop.calls.some((c) => c.startsWith('scroll')), 'nothing to scroll');
+  });
+
+  it('should still refuse, clicking nothing, when it stays hidden', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    showAfterReads(desktop, 'Item 1', Infinity);
+    const result = await engine.act(act(COUNTER, clickOn('Item 1')));
+    assert.equal(result.status, 'error');
+    assert.match(result.error?.message ?? '', /"Item 1" is hidden although it lies inside the view/);
+    assert.ok(!desktop.calls.some((c) => c.startsWith('click')));
+  });
+});

@@ -80,6 +80,20 @@ describe('transaction: waiting for what the steps launched, and for a quiet read
     assert.deepEqual(result.launched, [{ pid: HELPER, app: 'daemon' }], 'the answer still names the process');
   });
 
+  it("should not wait for, nor name, a browser's own helper processes (Firefox content, Chromium renderer)", async () => {
+    fixture = await engineFixture(undefined, { settle: { quietMs: 0, capMs: 0, fallbackMs: 0, launchCapMs: 2_000 } });
+    const { engine, desktop } = fixture;
+    desktop.find(COUNTER, 'Count: 0').spec.onClick = ({ desktop: d }) => {
+      d.spawnProcess(COUNTER, { pid: HELPER, name: 'Web Content', commandLine: ['/usr/lib/firefox-esr/firefox-esr', '-contentproc', '-isForBrowser'] });
+      d.spawnProcess(COUNTER, { pid: HELPER + 1, name: 'chromium', commandLine: ['/usr/lib/chromium/chromium', '--type=renderer'] });
+    };
+    const result = await engine.act(act(COUNTER, clickOn('Count: 0')));
+    assert.equal(result.status, 'ok');
+    assert.equal(result.launched, undefined, 'no pid the agent could do nothing with');
+    assert.equal(desktop.calls.filter((call) => call === 'windows all').length, 0, 'no waiting for their windows');
+    assert.ok(!logs(fixture).some((line) => line.startsWith('the action started')), logs(fixture).join('\n'));
+  });
+
   it('should ask once and not wait when the steps launched nothing', async () => {
     fixture = await engineFixture();
     const { engine, desktop } = fixture;

@@ -18,7 +18,7 @@ import type {
   SettleOutcome,
   SnapshotLimits,
 } from '../../core/desktop.js';
-import type { Display, ElementNode, Frontmost, Modifier, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from '../../core/model.js';
+import type { Display, ElementNode, Frontmost, LaunchedProcess, Modifier, PermissionCheck, Point, Rect, RunningApp, Screenshot, TreeSnapshot, WindowInfo } from '../../core/model.js';
 import type { Progress } from '../../core/progress.js';
 import type { AtspiAccessibility } from './atspiAccessibility.js';
 import type { X11Display } from './x11Display.js';
@@ -124,7 +124,7 @@ export class LinuxDesktop implements Desktop {
     return this.atspi.waitForQuiet(pid, quietMs, capMs, progress);
   }
 
-  launchedSince(pid: number, sinceMs: number, _progress: Progress): Promise<RunningApp[]> {
+  launchedSince(pid: number, sinceMs: number, _progress: Progress): Promise<LaunchedProcess[]> {
     return descendantsStartedSince(pid, sinceMs);
   }
 

@@ -9,7 +9,7 @@
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { RunningApp } from '../../core/model.js';
+import type { LaunchedProcess } from '../../core/model.js';
 import * as processTree from '../../core/apps/processTree.js';
 
 /** Clock ticks per second of /proc/<pid>/stat's start time: USER_HZ, 100 on every Linux ABI. */
@@ -63,14 +63,28 @@ async function readAllStats(): Promise<ProcStat[]> {
   return stats;
 }
 
-/** pid's descendants that started at or after sinceMs (epoch ms) and still run. */
-export async function descendantsStartedSince(pid: number, sinceMs: number): Promise<RunningApp[]> {
+/** A process's arguments from /proc/<pid>/cmdline (NUL-separated); undefined when unreadable or a zombie's (empty). */
+export function readCommandLine(pid: number): string[] | undefined {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (args.at(-1) === '') args.pop();
+    return args.length ? args : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** pid's descendants that started at or after sinceMs (epoch ms) and still run, with their arguments (core tells a browser's helpers apart by them). */
+export async function descendantsStartedSince(pid: number, sinceMs: number): Promise<LaunchedProcess[]> {
   const boot = bootEpochMs();
   const processes = await readAllStats();
   // One tick of slack: start times are kept in whole ticks.
   const since = sinceMs - 1000 / USER_HZ;
   const table = processes.map((proc) => ({ ...proc, startMs: boot + (proc.startTicks * 1000) / USER_HZ }));
-  return processTree.descendantsStartedSince(pid, table, since).map((proc) => ({ pid: proc.pid, name: proc.comm }));
+  return processTree.descendantsStartedSince(pid, table, since).map((proc) => {
+    const commandLine = readCommandLine(proc.pid);
+    return { pid: proc.pid, name: proc.comm, ...(commandLine ? { commandLine } : {}) };
+  });
 }
 
 /** Basename of /proc/<pid>/exe; '' when unreadable (another user's process, a zombie). */

@@ -6,6 +6,7 @@ import type { Desktop, PaintWatch, SettleOutcome } from '../desktop.js';
 import type { RunningApp, TreeSnapshot } from '../model.js';
 import { sleep, throwIfAborted, type Progress } from '../progress.js';
 import { busyIndicatorAreas } from './busyIndicators.js';
+import { isAppHelperProcess } from '../apps/helperProcess.js';
 
 export interface SettleOptions {
   /**
@@ -189,7 +190,9 @@ export interface LaunchOutcome {
  * a busy app runs its click handler, and starts the process, only then.
  */
 export async function waitForLaunches(desktop: Desktop, pid: number, sinceMs: number, options: SettleOptions, progress: Progress): Promise<LaunchOutcome> {
-  let launched = await desktop.launchedSince(pid, sinceMs, progress);
+  const launchedNow = async (): Promise<RunningApp[]> =>
+    (await desktop.launchedSince(pid, sinceMs, progress)).filter((proc) => !isAppHelperProcess(proc.commandLine)).map(({ pid, name, id }) => ({ pid, name, ...(id ? { id } : {}) }));
+  let launched = await launchedNow();
   if (launched.length === 0) return { kind: 'none', running: [] };
   const names = (apps: RunningApp[]): string => apps.map((app) => `${app.name} (pid ${app.pid})`).join(', ');
   progress.log(`the action started ${names(launched)}: waiting up to ${options.launchCapMs} ms for a window`);
@@ -205,7 +208,7 @@ export async function waitForLaunches(desktop: Desktop, pid: number, sinceMs: nu
     }
     await sleep(Math.min(options.launchPollMs, Math.max(0, giveUpAt - Date.now())), progress);
     throwIfAborted(progress);
-    launched = await desktop.launchedSince(pid, sinceMs, progress);
+    launched = await launchedNow();
     if (launched.length === 0) return { kind: 'exited', running: [] };
   }
 }

@@ -77,10 +77,9 @@ export async function clickAt(
     state.current,
     { element, point },
   );
-  if (reached.lines) {
-    state.current = reached.snapshot;
-    state.log(reached.note!);
-  }
+  // Scrolling, or waiting for a hidden target to show, read the tree again.
+  state.current = reached.snapshot;
+  if (reached.note) state.log(reached.note);
   await checkWindowAtPoint(state, reached.element, reached.point);
   const reachesInstead = checkReach && reached.element ? await elementAtPointInstead(state, reached.element, reached.point) : null;
   if (reachesInstead) return { ...reached, reachesInstead };
