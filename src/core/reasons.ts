@@ -54,6 +54,10 @@ export interface ReasonsByCode {
     | 'no-target'
     | 'not-editable'
     | 'no-editable-text'
+    /** The toolkit answers text set through accessibility with success and drops it (Gecko): refused before sending. */
+    | 'insertion-ignored'
+    /** Typing as keys (not asked for: the field takes no insertion) needs a click on a field with no position on screen. */
+    | 'no-position-for-keys'
     /** replace by keys: the field did not take the focus, so the select-all key was not pressed. */
     | 'focus-not-in-field'
     | 'client-unknown'

@@ -80,6 +80,8 @@ const GUIDANCE_BY_REASON: Record<ReasonKey, string | null> = {
   'bad-input/line-breaks-in-single-line': 'Nothing was typed. Send the lines one at a time (press_key "return" between them only where the app should get Enter), or mode "keys" to type Return for each line break.',
   'unsupported/no-target': 'Nothing was typed: no element has the keyboard focus. Send element_index of the field (from get_window_state or the tree file).',
   'unsupported/not-editable': 'Nothing was typed: that element is not an editable field (or it is disabled). Pick a field from the tree (get_window_state {pid, query: "text"}).',
+  'unsupported/insertion-ignored': 'Nothing went in: this app (Firefox and other Gecko apps) answers text set through accessibility with success but never shows it. Type it as keys: type_text {pid, element_index, text} in the default mode (not in the background).',
+  'unsupported/no-position-for-keys': 'Nothing was typed: that field takes its text only as keys, and it has no position on screen to click before typing. Scroll it into view (scroll {pid, …}), read the window again (get_window_state {pid}), then type into the element_index of the new tree.',
   'unsupported/no-editable-text': 'Nothing was typed: that field takes no text inserted through accessibility. Send mode "keys" (or "auto") to type it.',
   'not-found/no-accessible-window': "That window has no part in the app's accessibility tree (its title and place match none of the app's frames). Call get_window_state without window_id for the whole app.",
   'bad-input/protected-pid': 'kill_app never closes Tandem, the MCP client, the processes they run under or init: take the pid of the app to close from list_windows.',

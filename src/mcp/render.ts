@@ -189,6 +189,7 @@ const KEYS_REASONS: Record<KeysReason, string> = {
   'no-target': 'no element had the keyboard focus to insert into',
   'not-editable': 'the element is not editable (read-only or disabled)',
   'no-editable-text': 'the element takes no text inserted through accessibility',
+  'insertion-ignored': 'the app answers text inserted through accessibility with success but never shows it (Gecko)',
 };
 
 function replacedHow(entry: TextEntry): string {

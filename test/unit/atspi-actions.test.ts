@@ -83,3 +83,12 @@ test('should answer unsupported, calling nothing, for an element without Editabl
   await assert.rejects(new AtspiActions(bus).insertText(field([IFACE.text]), 'x', progress()), (error) => isTandemError(error, 'unsupported') && error.details?.reason === 'no-editable-text');
   assert.deepEqual(calls, []);
 });
+
+test('should refuse insertion and whole-text setting in Gecko before sending anything, so the text goes in as keys', async () => {
+  // Firefox answers both with success and never applies them (measured: the field unchanged 3 s later).
+  const { bus, calls } = fakeBus({ toolkit: 'Gecko' });
+  const ignored = (error: unknown) => isTandemError(error, 'unsupported') && error.details?.reason === 'insertion-ignored';
+  await assert.rejects(new AtspiActions(bus).insertText(field(), 'x', progress()), ignored);
+  await assert.rejects(new AtspiActions(bus).setValue(field(), 'x', progress()), ignored);
+  assert.deepEqual(calls.filter((c) => !c.member.startsWith('get ')), [], 'no edit sent');
+});

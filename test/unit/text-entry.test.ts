@@ -6,7 +6,7 @@ import { afterEach, describe, it } from 'node:test';
 import { LIMITS } from '../../src/core/limits.js';
 import type { PressStep, Step, TypeTextStep } from '../../src/core/call/steps.js';
 import { frameMatch, windowSubtree } from '../../src/core/tree/windowChoice.js';
-import { isTandemError } from '../../src/core/errors.js';
+import { TandemError, isTandemError } from '../../src/core/errors.js';
 import { ScriptedDesktop } from '../support/scriptedDesktop.js';
 import { FINDER, START_CURSOR, engineFixture, type EngineFixture } from '../support/engineFixtures.js';
 import { rect, snapshotOf, tree } from '../support/treeFactory.js';
@@ -196,6 +196,26 @@ describe('type_text in core', () => {
     await assert.rejects(fixture.engine.act(act({ ...typeTextStep('x'), mode: 'paste' as never })), (error) => isTandemError(error, 'bad-input') && /mode must be auto, insert or keys/.test(error.message));
     await assert.rejects(fixture.engine.act(act(typeTextStep(''))), (error) => isTandemError(error, 'bad-input'));
     assert.equal(fixture.desktop.guardEngagements, 0);
+  });
+
+  it('should type keys, once, where the app refuses insertion as one it would ignore (Gecko), and say why', async () => {
+    const desktop = editorDesktop();
+    desktop.behave('insertText', { fail: new TandemError('unsupported', 'never applied', { reason: 'insertion-ignored' }) });
+    fixture = await engineFixture(desktop);
+    const result = await fixture.engine.act(act(typeTextStep('hello', 'auto', 'Memo')));
+    assert.equal(result.status, 'ok', result.error?.message);
+    assert.equal(fixture.desktop.find(EDITOR, 'Memo').value, 'hello');
+    assert.deepEqual(result.textEntries?.map((entry) => [entry.method, entry.reason]), [['keys', 'insertion-ignored']]);
+    const insert = await fixture.engine.act(act(typeTextStep('x', 'insert', 'Memo')));
+    assert.equal(insert.error?.reason, 'insertion-ignored', 'mode "insert" answers why, typing nothing');
+  });
+
+  it('should answer not-editable, not a mode to send, for type_text at the Application element (no field, no position)', async () => {
+    fixture = await engineFixture(editorDesktop());
+    await fixture.engine.refresh(EDITOR);
+    const result = await fixture.engine.act(act({ kind: 'type-text', text: 'x', mode: 'auto', query: { index: 0 } }));
+    assert.equal(result.error?.reason, 'not-editable', JSON.stringify(result.error));
+    assert.deepEqual(inputs(fixture.desktop), []);
   });
 });
 

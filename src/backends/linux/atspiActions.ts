@@ -10,6 +10,7 @@ import { isCheckableRole, roleName } from '../../../native/linux/atspiRoles.js';
 import { STATE, hasState } from '../../../native/linux/atspiStates.js';
 import type { AtspiBus } from './atspiBus.js';
 import { atspiHandleOf, type AtspiHandle } from './atspiHandle.js';
+import { ignoresTextInsertion } from './atspiToolkit.js';
 
 /** Canonical action names → AT-SPI action names toolkits use, best first. */
 const ACTION_ALIASES: Record<string, string[]> = {
@@ -66,6 +67,7 @@ export class AtspiActions {
     const handle = atspiHandleOf(element);
     // The value is never logged: it may be a password.
     if (handle.interfaces.includes(IFACE.editableText)) {
+      await this.refuseWhereIgnored(handle.busName, describe(element), progress);
       const [ok] = await this.bus.call(
         { destination: handle.busName, path: handle.path, interface: IFACE.editableText, member: 'SetTextContents', signature: 's', body: [value] },
         progress,
@@ -97,6 +99,7 @@ export class AtspiActions {
     if (!handle.interfaces.includes(IFACE.editableText) || !handle.interfaces.includes(IFACE.text)) {
       throw new TandemError('unsupported', `${label} offers no EditableText and Text interfaces.`, { reason: 'no-editable-text' });
     }
+    await this.refuseWhereIgnored(handle.busName, label, progress);
     const target = { destination: handle.busName, path: handle.path };
     const [count] = await this.bus.call({ ...target, interface: IFACE.text, member: 'GetNSelections' }, progress, `read the selection of ${label}`);
     let position: number | null = null;
@@ -127,8 +130,18 @@ export class AtspiActions {
    * so a byte count would pad a non-ASCII text with garbage there.
    */
   private async insertLength(busName: string, text: string, progress: Progress): Promise<number> {
+    return insertTextLength(await this.toolkitName(busName, progress), text);
+  }
+
+  /** Refused before anything is sent where the toolkit would answer success and drop the text (see ignoresTextInsertion). */
+  private async refuseWhereIgnored(busName: string, label: string, progress: Progress): Promise<void> {
+    if (!ignoresTextInsertion(await this.toolkitName(busName, progress))) return;
+    throw new TandemError('unsupported', `${label} answers text set through accessibility with success but never applies it.`, { reason: 'insertion-ignored' });
+  }
+
+  private async toolkitName(busName: string, progress: Progress): Promise<string> {
     const toolkit = await this.bus.getProperty(busName, ROOT_PATH, IFACE.application, 'ToolkitName', progress, 'read the toolkit').catch(() => '');
-    return insertTextLength(String(toolkit ?? ''), text);
+    return String(toolkit ?? '');
   }
 
   async setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void> {

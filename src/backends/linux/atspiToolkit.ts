@@ -40,3 +40,13 @@ export function isGetAllUnsafeToolkit(toolkit: Toolkit): boolean {
 export function isWindowRelativeToolkit(toolkit: Toolkit): boolean {
   return /^gtk$/i.test(toolkit.name) && /^4\./.test(toolkit.version);
 }
+
+/**
+ * Toolkits that answer EditableText's InsertText and SetTextContents with success but never
+ * apply them: Gecko (Firefox ESR 153, page fields and the address bar alike; the field read
+ * again 0.2, 1 and 3 s later still holds what it held, and the page shows nothing). Text goes
+ * into their fields as keys instead.
+ */
+export function ignoresTextInsertion(toolkitName: string): boolean {
+  return /^gecko$/i.test(toolkitName.trim());
+}

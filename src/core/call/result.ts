@@ -43,7 +43,7 @@ export interface ElementChoice {
 }
 
 /** Why text was typed as keys rather than inserted (a fact: src/mcp words it). */
-export type KeysReason = 'mode' | 'no-target' | 'not-editable' | 'no-editable-text';
+export type KeysReason = 'mode' | 'no-target' | 'not-editable' | 'no-editable-text' | 'insertion-ignored';
 
 /** How one type_text step's text reached the app. */
 export interface TextEntry {

@@ -41,7 +41,7 @@ export async function runSetValueStep(state: CallState, step: SetValueStep, inde
     state.log(`${label} takes no value through accessibility: ${toTandemError(error).message}`);
     // Return typed into a one-line field would submit its form, not break a line.
     if (element.singleLine && /[\r\n]/.test(step.value)) throw new TandemError('bad-input', `${label} holds one line and the value has line breaks.`, { reason: 'line-breaks-in-single-line', index: element.index });
-    return typeAsKeys(state, { text: step.value, replace: true, clickFirst: true }, index, element, 'no-editable-text', secure);
+    return typeAsKeys(state, { text: step.value, replace: true, clickFirst: true }, index, element, error.details?.reason === 'insertion-ignored' ? 'insertion-ignored' : 'no-editable-text', secure);
   }
   state.treeIsStale = true;
   return { kind: 'set-value', element: formatElementLabel(element), value: shownText(step.value, secure) };

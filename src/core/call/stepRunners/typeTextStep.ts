@@ -7,6 +7,7 @@ import { centreOf, estimateBounds } from '../scrollIntoView.js';
 import type { TypeTextStep } from '../steps.js';
 import type { ElementNode } from '../../model.js';
 import { formatElementLabel } from '../../tree/treeFormat.js';
+import { isEditable } from '../../tree/query.js';
 import type { CallState } from '../callState.js';
 import { candidateOf, focusedIn, isSecureDestination, locate } from '../stepTargets.js';
 import { clickAt } from './clickStep.js';
@@ -50,6 +51,7 @@ export async function runTypeTextStep(state: CallState, step: TypeTextStep, inde
         return { kind: 'insert', text: shownText(step.text, secure), into: label };
       } catch (error) {
         if (!refusedBeforeAnything(error)) throw error;
+        if (isTandemError(error, 'unsupported') && error.details?.reason === 'insertion-ignored') reason = 'insertion-ignored';
         state.log(`${label} takes no text insertion: ${toTandemError(error).message}`);
       }
     }
@@ -87,7 +89,7 @@ export async function typeAsKeys(state: CallState, entry: KeysEntry, index: numb
   let clicked: (DoneAt & { scrolled?: ScrolledInto }) | undefined;
   if (target && entry.clickFirst && !target.focused) {
     const bounds = target.bounds ?? estimateBounds(state.current.elements, target);
-    if (!bounds) throw new TandemError('unsupported', `${label} has no position on screen to click before typing.`, { reason: 'no-position-to-type', index: target.index });
+    if (!bounds) throw new TandemError('unsupported', `${label} has no position on screen to click before typing.`, { reason: noPositionReason(reason, target), index: target.index });
     const reached = await clickAt(state, target, centreOf(bounds), { button: 'left', count: 1, modifiers: [] });
     clicked = { point: reached.point, element: label, ...(reached.scrolled ? { scrolled: reached.scrolled } : {}) };
   }
@@ -104,6 +106,16 @@ export async function typeAsKeys(state: CallState, entry: KeysEntry, index: numb
     ...(selectedAll ? { selectedAll } : {}),
   });
   return { kind: 'type-keys', text: shownText(entry.text, secure), ...(clicked ? { clicked } : target ? { into: label } : {}), ...(selectedAll ? { selectedAll } : {}) };
+}
+
+/**
+ * Why keys could not be typed at a target with no position: it is no field at all (the
+ * Application element: no mode helps), keys were asked for (mode "keys": insertion may still do
+ * it), or the field takes its text only as keys (it must come into view).
+ */
+function noPositionReason(reason: KeysReason, target: ElementNode): 'no-position-to-type' | 'not-editable' | 'no-position-for-keys' {
+  if (reason === 'not-editable' || !isEditable(target)) return 'not-editable';
+  return reason === 'mode' ? 'no-position-to-type' : 'no-position-for-keys';
 }
 
 /**
