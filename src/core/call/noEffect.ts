@@ -2,7 +2,7 @@
 // app (a page's click handler that runs for 3 s, a tree view that fills its rows later) shows its
 // effect after the answer was taken (agent-seat audit: the change came in the next call's outside
 // changes, and an agent reading "no changes" may act again and run the handler twice). The answer
-// says how long it watched, so that the reader can tell "nothing yet" from "nothing".
+// says how long it watched, so that the reader can tell a pause of the app apart from an action that did nothing.
 
 import { isEmptyDiff } from '../revisions/revisionStore.js';
 import type { CallState } from './callState.js';
