@@ -34,6 +34,7 @@ export const callResultOutput = z.object({
   human_input_blocked: z.number(),
   input_leaked: z.number().optional(),
   settled: z.literal(false).optional(),
+  no_effect_within_ms: z.number().optional(),
   watchdog: z.boolean(),
   truncated: z.string().optional(),
   restore: z.looseObject({}),

@@ -14,6 +14,7 @@ import { nextMoveFor, truncationText } from './nextMove.js';
 import type { ApplicationsOutput, CallResultOutput } from './outputSchemas.js';
 import { describeStepDone, describeStepsDone } from './renderSteps.js';
 import { revisionLines, structuredRevisions } from './renderRevisions.js';
+import { noEffectLines, structuredNoEffect } from './renderNoEffect.js';
 import { confirmedOutput, confirmedText } from './renderConfirmed.js';
 
 /** Text changes listed inline; the rest are in the diff file. */
@@ -43,6 +44,7 @@ export function structuredCallResult(result: CallResult): CallResultOutput {
     human_input_blocked: result.humanInputBlocked,
     ...(result.inputLeaked ? { input_leaked: result.inputLeaked } : {}),
     ...(result.settled === false ? { settled: false } : {}),
+    ...structuredNoEffect(result),
     watchdog: result.watchdogFired,
     ...(result.renumbered ? { renumbered: result.renumbered } : {}),
     restore: { cursor: result.restore.cursor, frontmost: result.restore.frontmost, ...(result.restore.menuClosed ? { menu_closed: true } : {}) },
@@ -239,6 +241,7 @@ export function summaryLines(result: CallResult): string[] {
   add('hint', nextMoveFor(result));
   add('screenshot', result.screenshot);
   add('summary', result.summary);
+  lines.push(...noEffectLines(result));
   lines.push(...revisionLines(result));
   if (result.settled === false) add('settled', 'no: the app was still changing when the wait for it ran out (settle_max_ms); the screenshot and diff may not show where it ends up, refresh_traversal in a moment shows it');
   lines.push(...textChangeLines(result));

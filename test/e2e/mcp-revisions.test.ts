@@ -2,7 +2,8 @@
 // fixture between two agent calls. The next acting call lists their edit as outside_changes (not
 // in its own diff); a call naming the revision from before the edit (if_revision) is refused
 // with `changed` and presses nothing; with the current revision it acts. And when the person
-// presses Esc during a call, the next answer says so once.
+// presses Esc during a call, the next answer says so once. And while another app is in front, the
+// calls' own raising of the fixture and putting that app back are in neither the diff nor outside_changes.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -125,5 +126,25 @@ describe('MCP revisions with a person at the keyboard', { timeout: 180_000 }, ()
     assert.equal((next.structured.person as { held_back: number }).held_back, blocked);
     const after = await server.callOk('refresh_traversal', { pid: fixture.pid });
     assert.equal(after.structured.person, undefined, 'said once');
+  });
+
+  test("should not count Tandem's own raising of the app and putting the other app back as changes", async () => {
+    // Another app's window in front, over the fixture's: each call raises the fixture and then
+    // puts the other app back on top. Neither is the call's doing nor the person's.
+    const other = await FixtureApp.start(desktop);
+    try {
+      await server.callOk('bring_to_front', { pid: other.pid });
+      await server.callOk('refresh_traversal', { pid: fixture.pid });
+      for (const key of ['end', 'home']) {
+        await delay(DEFAULT_GRACE_MS + 200);
+        const pressed = await server.callOk('press_key', { pid: fixture.pid, key });
+        await fixture.waitForEvent((e) => e.event === 'key' && String(e.key).toLowerCase() === key, 10_000);
+        assert.match(pressed.text, /^restore: .*previous app brought back to the front/m, pressed.text);
+        assert.equal(pressed.structured.outside_changes, undefined, pressed.text);
+        assert.doesNotMatch(readFileSync(pressed.structured.file as string, 'utf8'), /^\+ /m, "nothing came into sight by the key: the raise is not in the call's diff");
+      }
+    } finally {
+      await other.stop();
+    }
   });
 });

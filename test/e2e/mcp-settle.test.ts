@@ -79,6 +79,16 @@ describe('answers taken once the app has settled', { timeout: 180_000 }, () => {
     assert.equal(stopped.structured.settled, undefined);
   });
 
+  test('should say that nothing changed only within the wait, and to read the app again, when a click shows no effect', async () => {
+    // The ticking is stopped already: this click reaches the app (it says so) and changes nothing it shows.
+    const stoppedBefore = fixture.eventsNamed('ticking-stopped').length;
+    const idle = await watchful.callOk('click_and_traverse', { pid: fixture.pid, element: 'Stop changing', role: 'button' });
+    assert.ok(fixture.eventsNamed('ticking-stopped').length > stoppedBefore, 'the click reached the app');
+    assert.equal(idle.structured.summary, 'no changes', idle.text);
+    assert.match(idle.text, /^no_effect: nothing changed in the \d+ ms this answer watched after the action; a busy app may still show its effect: refresh_traversal before repeating the action$/m);
+    assert.equal(typeof idle.structured.no_effect_within_ms, 'number');
+  });
+
   test("should answer mousepad's Save As once the dialog is gone and the file is written", async () => {
     const saved = join(desktop.root, 'settled-note.txt');
     const typedText = 'written before the answer';

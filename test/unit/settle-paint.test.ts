@@ -1,5 +1,6 @@
 // Settling waits for the app's windows to finish painting, bounded, and an answer that would say
-// "no changes" waits (within the bound) for an app that answers after a pause.
+// "no changes" waits (within the bound) for an app that answers after a pause, and says that
+// nothing changed only within the time it watched.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createProgress } from '../../src/core/progress.js';
@@ -82,11 +83,24 @@ describe('an answer that would say "no changes"', () => {
     }
   });
 
-  it('should answer as read where the backend cannot see paints', async () => {
+  it('should answer as read where the backend cannot see paints, saying that nothing changed only within its wait', async () => {
     const { fixture } = await lateApp(false);
     try {
       const result = await fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
       assert.equal(result.summary, 'no changes');
+      assert.equal(typeof result.noEffectWithinMs, 'number');
+      assert.match(answerText(result), /^no_effect: nothing changed in the \d+ ms this answer watched after the action; a busy app may still show its effect: refresh_traversal before repeating the action$/m);
+    } finally {
+      await fixture.cleanup();
+    }
+  });
+
+  it('should not say no_effect when the answer shows the change', async () => {
+    const { fixture } = await lateApp(true);
+    try {
+      const result = await fixture.engine.act(act(COUNTER, clickOn('Count: 0')));
+      assert.equal(result.noEffectWithinMs, undefined);
+      assert.doesNotMatch(answerText(result), /^no_effect:/m);
     } finally {
       await fixture.cleanup();
     }

@@ -2,7 +2,7 @@
 // process mapped), the screenshot (encoded in the background), the tree after and its diff, the
 // handoff tree — and after a failure, the best-effort tree that still tells what changed.
 
-import { diffTrees } from '../tree/diff.js';
+import { diffAcrossRaise } from '../tree/ownRaising.js';
 import { toTandemError } from '../errors.js';
 import { pngWithCrosshair } from '../artifacts/crosshair.js';
 import { sleep, type Progress } from '../progress.js';
@@ -20,7 +20,7 @@ export async function readAfter(state: CallState): Promise<void> {
   if (!state.appExited) {
     try {
       state.after = await state.readSettled(false);
-      state.diff = diffTrees(state.before.snapshot.elements, state.after.elements);
+      state.diff = diffAcrossRaise(state.before.snapshot, state.after.elements, !state.background);
       return;
     } catch (error) {
       if (state.abort.signal.aborted || !(await exitBehind(state, error))) throw error;
@@ -107,7 +107,7 @@ export async function readAfterFailure(state: CallState, cleanup: Progress): Pro
   if (state.after) return;
   try {
     state.after = await bounded(state.desktop.snapshot(state.request.pid, state.options.snapshotLimits, cleanup), CLEANUP_TIMEOUT_MS, 'tree after');
-    state.diff = diffTrees(state.before.snapshot.elements, state.after.elements);
+    state.diff = diffAcrossRaise(state.before.snapshot, state.after.elements, !state.background);
   } catch (error) {
     state.log(`could not read the tree after the failure: ${toTandemError(error).message}`);
   }

@@ -43,6 +43,7 @@ import { runStep } from './stepRunners/runStep.js';
 import { runBackgroundStep, startBackgroundWatchdog } from './background.js';
 import type { StepDone } from './stepsDone.js';
 import { exitBehind, noteExit } from './appExit.js';
+import { noEffectWithin } from './noEffect.js';
 
 export type { CallInfo, TransactionDeps, TransactionOptions } from './callState.js';
 export { MAX_REREADS } from './callState.js';
@@ -124,6 +125,7 @@ async function guarded(state: CallState): Promise<TandemError | null> {
     // A late Esc (the person saw something go wrong at the last moment) counts for graceMs
     // after the last step: the guard stays up that long, beyond the answer if need be.
     state.graceEndsAt = state.options.now() + state.options.graceMs;
+    state.stepsEndedAt = state.options.now();
     // The screenshot and the tree after wait for the app to settle (tree quiet, painting done):
     // an answer taken while it still changed would show the old state.
     const settleGivesUpAt = state.options.now() + state.options.settle.capMs;
@@ -213,6 +215,8 @@ async function runReported(state: CallState, running: Promise<StepDone>): Promis
 
 async function finish(state: CallState, failure: TandemError | null): Promise<UnframedResult> {
   const status: CallStatus = failure ? statusOf(failure) : 'ok';
+  // Measured before the restore: how long the answer watched the app after the steps.
+  const quietFor = noEffectWithin(state, status);
   const cleanup = createProgress({ timeoutMs: CLEANUP_TIMEOUT_MS, log: state.log, now: state.options.now });
   try {
     const graceLeft = state.graceEndsAt - state.options.now();
@@ -241,6 +245,6 @@ async function finish(state: CallState, failure: TandemError | null): Promise<Un
   }
   if (state.handoff?.snapshot) state.deps.snapshots.set(state.handoff.snapshot);
   const revisions = revisionFacts(state, handedOut);
-  return { ...(await buildResult(state, status, failure, state.restored)), ...revisions };
+  return { ...(await buildResult(state, status, failure, state.restored)), ...revisions, ...(quietFor !== undefined ? { noEffectWithinMs: quietFor } : {}) };
 }
 

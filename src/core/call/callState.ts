@@ -112,6 +112,8 @@ export class CallState {
   clickPoint: Point | undefined;
   readonly stepsDone: StepDone[] = [];
   after: TreeSnapshot | null = null;
+  /** When the last step ended (undefined: the steps did not all run). */
+  stepsEndedAt: number | undefined;
   diff: TreeDiff | null = null;
   /** What changed in the app between the tree last handed out and this call's tree-before. */
   outsideChanges: TreeDiff | null = null;

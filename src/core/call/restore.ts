@@ -8,6 +8,7 @@ import type { Progress } from '../progress.js';
 import type { CallResult } from './result.js';
 import type { CallState } from './callState.js';
 import { openedMenu } from './openedMenu.js';
+import { windowsPutBack } from '../tree/ownRaising.js';
 
 /**
  * Cursor back where the person left it; their frontmost app back unless a handoff happened. A
@@ -28,6 +29,8 @@ export async function restore(state: CallState, cleanup: Progress): Promise<Call
     const took = await bounded(state.desktop.activate(original.pid, original.windowId, cleanup), CLEANUP_TIMEOUT_MS, 'reactivating the frontmost app');
     if (!took) state.log(`${original.app} (pid ${original.pid}) did not come back to the front`);
     if (!took) return { cursor, frontmost: 'failed' };
+    // Its windows cover the app again by Tandem's doing: the next call does not count that as a change.
+    state.deps.revisions.notePutBack(state.request.pid, windowsPutBack(state.before.snapshot, original.pid));
     const menuClosed = state.after !== null && openedMenu(state.before.snapshot.elements, state.after.elements);
     return { cursor, frontmost: 'restored', ...(menuClosed ? { menuClosed: true as const } : {}) };
   } catch (error) {

@@ -138,6 +138,11 @@ export interface CallResult {
    * Absent when it settled.
    */
   settled?: false;
+  /**
+   * The call's diff is empty: milliseconds the answer watched the app after the steps without
+   * seeing a change (noEffect.ts). Not proof that nothing will change: a busy app answers later.
+   */
+  noEffectWithinMs?: number;
   /** A cancelled call: the person pressed Esc during it, or the caller cancelled it. */
   cancelledBy?: 'person' | 'caller';
   /** menuClosed: the call opened a menu or popup list, and the front app put back takes the focus that kept it open (openedMenu.ts). */

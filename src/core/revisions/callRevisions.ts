@@ -6,7 +6,7 @@
 
 import { TandemError } from '../errors.js';
 import type { TreeSnapshot } from '../model.js';
-import { diffTrees, formatDiff, summarizeDiff, type TreeDiff } from '../tree/diff.js';
+import { formatDiff, summarizeDiff, type TreeDiff } from '../tree/diff.js';
 import { redactStep } from '../tree/redact.js';
 import { failedReadResult } from '../call/callResults.js';
 import type { CallState } from '../call/callState.js';
@@ -33,8 +33,7 @@ export async function checkRevision(state: CallState): Promise<void> {
   const now = state.before.snapshot;
   const revisions = state.deps.revisions;
   if (ifRevision === undefined) {
-    const last = revisions.latestTree(pid);
-    const outside = last ? diffTrees(last, now.elements) : null;
+    const outside = revisions.changedSinceLatest(pid, now.elements);
     if (outside && !isEmptyDiff(outside)) state.outsideChanges = outside;
     return;
   }

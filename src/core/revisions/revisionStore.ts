@@ -6,6 +6,7 @@
 
 import type { ElementNode, TreeSnapshot } from '../model.js';
 import { diffTrees, type TreeDiff } from '../tree/diff.js';
+import { uncoveredBy } from '../tree/ownRaising.js';
 
 /** Revisions kept per app: an if_revision older than these is answered as changed. */
 export const KEPT_REVISIONS = 8;
@@ -26,6 +27,26 @@ export function isEmptyDiff(diff: TreeDiff): boolean {
 export class RevisionStore {
   /** Per pid, oldest revision first; a Map keeps the apps in the order they were last seen. */
   private readonly byPid = new Map<number, Revision[]>();
+  /** Per pid, the windows of the app a call put back in front of it: their cover is Tandem's doing (tree/ownRaising.ts). */
+  private readonly putBack = new Map<number, ReadonlySet<number>>();
+
+  /** A call put the person's frontmost app back on top of `pid`: `windowIds` cover it now by Tandem's doing, not the app's. */
+  notePutBack(pid: number, windowIds: ReadonlySet<number>): void {
+    if (windowIds.size > 0) this.putBack.set(pid, windowIds);
+    else this.putBack.delete(pid);
+  }
+
+  /** The diff between two trees of the app, visibility that only Tandem's putting back of another app changed left out. */
+  private diff(pid: number, then: readonly ElementNode[], now: readonly ElementNode[]): TreeDiff {
+    const ids = this.putBack.get(pid);
+    return ids ? diffTrees(uncoveredBy(then, ids), uncoveredBy(now, ids)) : diffTrees(then, now);
+  }
+
+  /** What changed since the tree last handed out for the app (null: none handed out yet). */
+  changedSinceLatest(pid: number, now: readonly ElementNode[]): TreeDiff | null {
+    const last = this.latestTree(pid);
+    return last ? this.diff(pid, last, now) : null;
+  }
 
   /**
    * A tree Tandem hands out: its revision, a new one when it differs from the latest. The
@@ -37,13 +58,17 @@ export class RevisionStore {
     this.byPid.delete(tree.pid);
     this.byPid.set(tree.pid, kept);
     const latest = kept.at(-1);
-    if (latest && isEmptyDiff(diffTrees(latest.elements, tree.elements))) {
+    if (latest && isEmptyDiff(this.diff(tree.pid, latest.elements, tree.elements))) {
       latest.elements = tree.elements;
     } else {
       kept.push({ number: (latest?.number ?? 0) + 1, elements: tree.elements });
     }
     this.trim(kept);
-    if (this.byPid.size > KEPT_APPS) this.byPid.delete(this.byPid.keys().next().value as number);
+    if (this.byPid.size > KEPT_APPS) {
+      const oldest = this.byPid.keys().next().value as number;
+      this.byPid.delete(oldest);
+      this.putBack.delete(oldest);
+    }
     return kept.at(-1)!.number;
   }
 
@@ -65,7 +90,7 @@ export class RevisionStore {
   /** What changed from that revision to `now`; null when the revision is unknown or no longer kept. */
   diffSince(pid: number, revision: number, now: readonly ElementNode[]): TreeDiff | null {
     const then = this.treeOf(pid, revision);
-    return then ? diffTrees(then, now) : null;
+    return then ? this.diff(pid, then, now) : null;
   }
 
   private trim(kept: Revision[]): void {
