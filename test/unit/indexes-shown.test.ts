@@ -82,6 +82,17 @@ describe('element_index: an index whose element is gone never names another', ()
     for (const el of read.elements) assert.equal(resolve(cache, page('link-1'), el.index).identity, el.identity);
   });
 
+  it('keeps an index naming its element when an action moved it to another index without printing that', () => {
+    const cache = new SnapshotCache();
+    const read = page('link-1');
+    cache.set(read);
+    const reloadIndex = at(read, 'PushButton').index;
+    const reloaded = page('link-2', 'link-last');
+    cache.set(reloaded, []);
+    assert.equal(reloaded.elements[reloadIndex].role, 'Link', 'the rebuilt link took the button\'s old index');
+    assert.equal(resolve(cache, reloaded, reloadIndex).identity, 'reload');
+  });
+
   it('takes every index of a whole tree handed out again, whatever the earlier answers showed', () => {
     const cache = new SnapshotCache();
     const read = page('link-1');

@@ -72,16 +72,23 @@ export function resolveIndexed(cache: SnapshotCache, fresh: TreeSnapshot, query:
     if (isTandemError(error, 'stale-element')) throw staleIndexError(query.index);
     throw error;
   }
-  const seen = cache.shown.at(fresh.pid, query.index);
-  if (seen && reusedForAnother(seen, cached, fresh)) throw reusedIndexError(cache, last, fresh, query.index, seen.node, cached);
-  const found = refind(fresh.elements, cached);
+  const found = refind(fresh.elements, meantBy(cache, last, fresh, query.index, cached));
   if (!found) throw staleIndexError(query.index);
   return found;
 }
 
-/** The element the agent saw under this index is gone, and the index now names one that looks otherwise. */
-function reusedForAnother(seen: ShownElement, now: ElementNode, fresh: TreeSnapshot): boolean {
-  return seen.gone && !looksAlike(seen.node, now) && !isIn(fresh, seen.node);
+/**
+ * The element the agent means by `index`: the one an answer last showed under it, while it is
+ * still there (an action may have moved it to another index without printing that); the one the
+ * index names now when no answer showed another, or a rebuilt element that looks the same.
+ * Throws 'stale-element' when the element shown is gone and the index names one that looks otherwise.
+ */
+function meantBy(cache: SnapshotCache, last: TreeSnapshot, fresh: TreeSnapshot, index: number, now: ElementNode): ElementNode {
+  const seen: ShownElement | undefined = cache.shown.at(fresh.pid, index);
+  if (!seen || seen.node === now) return now;
+  if (!seen.gone || isIn(fresh, seen.node)) return seen.node;
+  if (looksAlike(seen.node, now)) return now;
+  throw reusedIndexError(cache, last, fresh, index, seen.node, now);
 }
 
 /**
