@@ -36,7 +36,8 @@ export interface ReasonsByCode {
   'guard-unavailable': 'secure-input' | 'guard-thread-stuck';
   'not-found': 'no-window' | 'no-zoom' | 'outside-window' | 'no-position' | 'hidden-in-view' | 'scroll-limit' | 'vanished' | 'no-accessible-window' | 'missing' | 'blocked-by-dialog' | 'ambiguous' | 'window-in-the-way' | 'point-reaches-other';
   'not-accessible': 'not-registered' | 'no-content';
-  'stale-element': never;
+  /** reused: the element the index was shown for is gone and the index now names another. */
+  'stale-element': 'reused';
   changed: never;
   unsupported:
     | 'no-position'

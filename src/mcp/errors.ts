@@ -54,6 +54,7 @@ const GUIDANCE_BY_REASON: Record<ReasonKey, string | null> = {
   'not-found/hidden-in-view': 'Open its container first, or use press_ax_and_traverse on it.',
   'not-found/scroll-limit': 'Scroll closer with scroll {pid, …} and call refresh_traversal, or use press_ax_and_traverse / set_selected_and_traverse on it.',
   'not-found/vanished': 'Call refresh_traversal {pid} and try again with the element from the new tree.',
+  'stale-element/reused': 'Nothing was pressed: the element you saw under that element_index is gone and the index now names another. If the message names the index of one that looks like it and that is the one you meant, send that; else call refresh_traversal {pid} and take the index from the new file.',
   'unsupported/no-position': 'Use press_ax_and_traverse (action "press") or set_selected_and_traverse on it instead.',
   'unsupported/not-on-screen': 'Scroll it into view first (scroll over its list, then read the window again), then drag from the element_index in the new tree.',
   'unsupported/no-position-to-type': 'Send mode "auto" to insert the text through accessibility, or bring the field into view and try again.',

@@ -57,6 +57,41 @@ describe('engine: element_index from the latest tree', () => {
     assert.ok(!desktop.calls.some((c) => c.startsWith('click')));
   });
 
+  it('should refuse, pressing nothing, an index whose element is gone after an action gave it to an element the answer did not show, and keep a moved element\'s index naming it', async () => {
+    fixture = await engineFixture();
+    const { engine, desktop } = fixture;
+    const window = desktop.find(COUNTER, 'Counter').children[0];
+    const status = desktop.find(COUNTER, 'Status: idle');
+    const linkSpec = { role: 'Link', text: 'Early link', bounds: { x: 10, y: 200, width: 100, height: 20 }, onClick: () => status.setText('Status: link') };
+    // A page: its link, a wrapper paragraph after it, and Reload, which builds the link anew below the others.
+    const link = window.append(linkSpec);
+    window.append({ role: 'Paragraph', text: 'Wrapper', bounds: { x: 10, y: 220, width: 300, height: 20 }, onClick: () => status.setText('Status: paragraph') });
+    let reloads = 0;
+    window.append({ role: 'PushButton', text: 'Reload', bounds: { x: 10, y: 240, width: 100, height: 20 }, onClick: () => { reloads++; link.remove(); window.append({ ...linkSpec, bounds: { x: 10, y: 260, width: 100, height: 20 } }); } });
+    const tree = await engine.refresh(COUNTER);
+    const index = await indexInTreeFile(tree.file!, '[Link] "Early link"');
+    const wrapperIndex = await indexInTreeFile(tree.file!, '[Paragraph] "Wrapper"');
+    // The answer matches the rebuilt link to the old one by its looks: no diff line prints either index.
+    assert.equal((await engine.act(act(COUNTER, clickOn('Reload')))).status, 'ok');
+    const clicksBefore = desktop.calls.filter((c) => c.startsWith('click')).length;
+    let instead = -1;
+    await assert.rejects(engine.act(act(COUNTER, clickOn({ index }))), (error) => {
+      assert.ok(isTandemError(error, 'stale-element'));
+      instead = Number(error.details?.instead);
+      assert.equal(error.message, `element_index ${index} named [Link] "Early link" when it was last shown; that element is gone and ${index} now names [Paragraph] "Wrapper". The one that looks like it now is element_index ${instead}.`);
+      assert.match(modelText(error), /^hint: Nothing was pressed: the element you saw under that element_index is gone/m);
+      return true;
+    });
+    assert.equal(desktop.calls.filter((c) => c.startsWith('click')).length, clicksBefore, 'nothing was clicked');
+    assert.equal(status.text, 'Status: idle');
+    assert.equal((await engine.act(act(COUNTER, clickOn({ index: instead })))).status, 'ok');
+    assert.equal(status.text, 'Status: link', 'the index the refusal named is the link');
+    // The wrapper moved up one place when the link went below it; its index from the read still names it, not Reload.
+    assert.equal((await engine.act(act(COUNTER, clickOn({ index: wrapperIndex })))).status, 'ok');
+    assert.equal(status.text, 'Status: paragraph');
+    assert.equal(reloads, 1, 'Reload, which holds that index in the tree now, was not pressed');
+  });
+
   it('should ask for a tree first when no tree of the pid was handed out', async () => {
     fixture = await engineFixture();
     await assert.rejects(fixture.engine.act(act(COUNTER, clickOn({ index: 3 }))), (e) => isTandemError(e, 'bad-input') && /^hint: Read the app first \(refresh_traversal/m.test(modelText(e)));

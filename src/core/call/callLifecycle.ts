@@ -37,7 +37,7 @@ import { prepare } from './prepare.js';
 import { engageCallGuard } from './callGuard.js';
 import { revisionFacts } from '../revisions/callRevisions.js';
 import { buildResult } from './resultBuilder.js';
-import { handedOutTree, reindexCandidates } from './indexesHandedOut.js';
+import { handedOutTree, indexesShownIn, reindexCandidates } from './indexesHandedOut.js';
 import { noteKeptText } from './textKept.js';
 import { runStep } from './stepRunners/runStep.js';
 import { runBackgroundStep, startBackgroundWatchdog } from './background.js';
@@ -241,7 +241,7 @@ async function finish(state: CallState, failure: TandemError | null): Promise<Un
   if (handedOut) {
     noteKeptText(state, handedOut);
     reindexCandidates(state, handedOut);
-    state.deps.snapshots.set(handedOut);
+    state.deps.snapshots.set(handedOut, indexesShownIn(state, handedOut));
   }
   if (state.handoff?.snapshot) state.deps.snapshots.set(state.handoff.snapshot);
   const revisions = revisionFacts(state, handedOut);

@@ -8,6 +8,7 @@ import type { ElementNode, TreeSnapshot } from '../model.js';
 import type { ChoiceCandidate } from './result.js';
 import { refind } from '../tree/elementIndex.js';
 import type { CallState } from './callState.js';
+import type { TreeDiff } from '../tree/diff.js';
 
 /** The tree the answer's indexes belong to: the after-tree, else the newest tree the call read. */
 export function handedOutTree(state: CallState): TreeSnapshot | null {
@@ -38,4 +39,23 @@ export function reindexCandidates(state: CallState, tree: TreeSnapshot): void {
       taken.add(found);
     } else delete candidate.index;
   }
+}
+
+/** The elements a diff's `+` and `~` lines print with their `#N`. */
+function printedBy(diff: TreeDiff | null): ElementNode[] {
+  return diff ? [...diff.added, ...diff.changed.map((change) => change.after)] : [];
+}
+
+/**
+ * The elements whose `#N` the answer prints (after reindexCandidates): its diff's, its candidates'
+ * and its outside changes' (those carry the before-tree's index, as printed). The other indexes
+ * of `tree` were not shown: an agent still holds them from an earlier answer.
+ */
+export function indexesShownIn(state: CallState, tree: TreeSnapshot): ElementNode[] {
+  const shown = state.after === tree ? printedBy(state.diff) : [];
+  for (const candidate of state.candidateNodes.keys()) {
+    const node = candidate.index === undefined ? undefined : tree.elements.find((el) => el.index === candidate.index);
+    if (node) shown.push(node);
+  }
+  return [...shown, ...printedBy(state.outsideChanges)];
 }

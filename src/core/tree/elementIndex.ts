@@ -5,22 +5,29 @@
 import { TandemError, isTandemError } from '../errors.js';
 import type { ElementNode, TreeSnapshot } from '../model.js';
 import { findElement } from './query.js';
+import { IndexesShown, isIn, looksAlike, type ShownElement } from './indexesShown.js';
+import { formatElementLabel } from './treeFormat.js';
 import type { ElementQuery } from '../call/steps.js';
 
 /** The latest snapshot handed out per pid (from open, refresh or an action's "after" tree). */
 export class SnapshotCache {
   private readonly byPid = new Map<number, TreeSnapshot>();
+  /** What each index named when an answer last showed it (an index may be older than this tree). */
+  readonly shown = new IndexesShown();
 
   get(pid: number): TreeSnapshot | undefined {
     return this.byPid.get(pid);
   }
 
-  set(snapshot: TreeSnapshot): void {
+  /** `shown`: the elements whose `#N` the answer prints, when it does not show the whole tree. */
+  set(snapshot: TreeSnapshot, shown?: readonly ElementNode[]): void {
     this.byPid.set(snapshot.pid, snapshot);
+    this.shown.handOut(snapshot, shown);
   }
 
   delete(pid: number): void {
     this.byPid.delete(pid);
+    this.shown.delete(pid);
   }
 }
 
@@ -65,7 +72,38 @@ export function resolveIndexed(cache: SnapshotCache, fresh: TreeSnapshot, query:
     if (isTandemError(error, 'stale-element')) throw staleIndexError(query.index);
     throw error;
   }
-  const found = refind(fresh.elements, cached);
+  const found = refind(fresh.elements, meantBy(cache, last, fresh, query.index, cached));
   if (!found) throw staleIndexError(query.index);
   return found;
+}
+
+/**
+ * The element the agent means by `index`: the one an answer last showed under it, while it is
+ * still there (an action may have moved it to another index without printing that); the one the
+ * index names now when no answer showed another, or a rebuilt element that looks the same.
+ * Throws 'stale-element' when the element shown is gone and the index names one that looks otherwise.
+ */
+function meantBy(cache: SnapshotCache, last: TreeSnapshot, fresh: TreeSnapshot, index: number, now: ElementNode): ElementNode {
+  const seen: ShownElement | undefined = cache.shown.at(fresh.pid, index);
+  if (!seen || seen.node === now) return now;
+  if (!seen.gone || isIn(fresh, seen.node)) return seen.node;
+  if (looksAlike(seen.node, now)) return now;
+  throw reusedIndexError(cache, last, fresh, index, seen.node, now);
+}
+
+/**
+ * 'stale-element' (reason 'reused') for an index whose element is gone while the index was given
+ * to another: what it named, what it names now and, when exactly one element of the tree looks
+ * like the gone one, that element's index. The answer shows both, so they work in the next call.
+ */
+function reusedIndexError(cache: SnapshotCache, last: TreeSnapshot, fresh: TreeSnapshot, index: number, was: ElementNode, now: ElementNode): TandemError {
+  const alike = last.elements.filter((el) => looksAlike(el, was) && refind(fresh.elements, el) !== null);
+  const instead = alike.length === 1 ? alike[0] : undefined;
+  cache.shown.show(fresh.pid, instead ? [now, instead] : [now]);
+  const insteadText = instead ? ` The one that looks like it now is element_index ${instead.index}.` : '';
+  return new TandemError(
+    'stale-element',
+    `element_index ${index} named ${formatElementLabel(was)} when it was last shown; that element is gone and ${index} now names ${formatElementLabel(now)}.${insteadText}`,
+    { reason: 'reused', index, was: formatElementLabel(was), now: formatElementLabel(now), ...(instead ? { instead: instead.index } : {}) },
+  );
 }
