@@ -20,8 +20,8 @@ export const DEBIAN_PACKAGES = {
   browser: ['chromium'],
   // The rest of the compatibility matrix beyond GTK (test/e2e/apps-*.test.ts): Gecko, LibreOffice
   // (its GTK 3 front end is what puts it on the accessibility bus; apt would not pull it in
-  // without recommends) and a Qt 5 editor.
-  matrix: ['firefox-esr', 'libreoffice-writer', 'libreoffice-gtk3', 'featherpad'],
+  // without recommends), a Qt 5 editor, and yelp: a GTK app whose page WebKitGTK draws in another process (an embed).
+  matrix: ['firefox-esr', 'libreoffice-writer', 'libreoffice-gtk3', 'featherpad', 'yelp'],
   // Fonts so that screenshots show text rather than boxes.
   fonts: ['fonts-dejavu-core'],
   // The baseline `npm run bench` compares refresh_traversal with: a pyatspi walk (libatspi

@@ -9,6 +9,7 @@ import { IFACE, ROOT_PATH } from '../../../native/linux/atspiProtocol.js';
 import { isCheckableRole, roleName } from '../../../native/linux/atspiRoles.js';
 import { STATE, hasState } from '../../../native/linux/atspiStates.js';
 import type { AtspiBus } from './atspiBus.js';
+import { actionNamesOneByOne } from './atspiActionNames.js';
 import { atspiHandleOf, type AtspiHandle } from './atspiHandle.js';
 import { ignoresTextInsertion } from './atspiToolkit.js';
 
@@ -192,6 +193,7 @@ export class AtspiActions {
   }
 
   private async actionNames(handle: AtspiHandle, progress: Progress): Promise<string[]> {
+    if (handle.embedded) return actionNamesOneByOne(this.bus, handle.busName, handle.path, progress, 'read the element actions');
     const [actions] = await this.bus.call(
       { destination: handle.busName, path: handle.path, interface: IFACE.action, member: 'GetActions' },
       progress,

@@ -15,6 +15,8 @@ export interface AtspiHandle {
   parentInterfaces: string[];
   /** Position among the parent's children, -1 when unknown. */
   indexInParent: number;
+  /** Drawn by another process embedded in the app (atspiEmbeds): busName is that process's. */
+  embedded?: true;
   /** Action names, when the snapshot read them (showing nodes). */
   actionNames?: string[];
 }

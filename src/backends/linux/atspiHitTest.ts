@@ -9,6 +9,7 @@ import { COORD_TYPE_SCREEN, IFACE, NULL_PATH, ROOT_PATH, type ObjectRef } from '
 import type { AtspiBus } from './atspiBus.js';
 import { atspiHandleOf, atspiIdentity } from './atspiHandle.js';
 import { isWindowRelativeToolkit, type AtspiToolkits } from './atspiToolkit.js';
+import { uniqueBusName } from './atspiEmbeds.js';
 
 /** Deeper than any real widget nesting: a toolkit that keeps answering a new child stops here. */
 const MAX_LEVELS = 40;
@@ -30,10 +31,11 @@ export class AtspiHitTest {
     if (isWindowRelativeToolkit(await this.toolkits.of(handle.busName, ROOT_PATH, progress))) return null;
     const chain = [atspiIdentity(handle.busName, handle.path)];
     let path = handle.path;
+    let busName = handle.busName;
     for (let level = 0; level < MAX_LEVELS; level++) {
       const [ref] = await this.bus.call(
         {
-          destination: handle.busName,
+          destination: busName,
           path,
           interface: IFACE.component,
           member: 'GetAccessibleAtPoint',
@@ -43,11 +45,15 @@ export class AtspiHitTest {
         progress,
         'find the element at a point',
       );
-      const [busName, childPath] = ref as ObjectRef;
-      // A child in another process (a plugin, an embedded window) is not in this app's tree.
-      if (!childPath || childPath === NULL_PATH || childPath === path || (busName !== handle.busName && busName !== '')) break;
-      chain.push(atspiIdentity(handle.busName, childPath));
+      const [childBus, childPath] = ref as ObjectRef;
+      if (!childPath || childPath === NULL_PATH || (childPath === path && (childBus === busName || childBus === ''))) break;
+      // A child in another process (WebKitGTK's web process under its socket) is followed there:
+      // the snapshot reads that process as part of the app, under its unique bus name.
+      const nextBus = childBus === '' || childBus === busName ? busName : await uniqueBusName(this.bus, childBus, progress);
+      if (!nextBus) break;
+      chain.push(atspiIdentity(nextBus, childPath));
       path = childPath;
+      busName = nextBus;
     }
     return chain;
   }

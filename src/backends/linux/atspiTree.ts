@@ -18,6 +18,8 @@ import type { AtspiBus } from './atspiBus.js';
 import { atspiIdentity, type AtspiHandle } from './atspiHandle.js';
 import { AtspiToolkits, isGetAllUnsafeToolkit, isWindowRelativeToolkit, type Toolkit } from './atspiToolkit.js';
 import { AtspiObjectMemo } from './atspiObjectMemo.js';
+import { actionNamesOneByOne } from './atspiActionNames.js';
+import { EMBED_READ_MS, MAX_EMBED_DEPTH, MAX_EMBEDS, isForeignRef, socketSuspects, uniqueBusName, type EmbedRef } from './atspiEmbeds.js';
 import {
   adoptShowingOrphans,
   applyLiveChildren,
@@ -57,9 +59,32 @@ class Budget {
   timedOut = false;
   liveNodes = 0;
   liveCapped = false;
-  /** Details asked for before the tree was complete, awaited if the node survives the caps. */
-  readonly early = new Map<RawNode, Promise<NodeDetails>>();
-  constructor(readonly progress: Progress) {}
+  /** Embedded processes (their bus names) that did not answer in time: their part is missing. */
+  embedsLost = 0;
+  /** Children on other bus connections met while reading this tree (atspiEmbeds). */
+  readonly foreign: EmbedRef[] = [];
+  constructor(
+    readonly progress: Progress,
+    /** Details asked for before the tree was complete, awaited if the node survives the caps. */
+    readonly early = new Map<RawNode, Promise<NodeDetails>>(),
+    /** The app and each embedded process read, by bus name: a node is read through its own. */
+    readonly sources = new Map<string, AtspiApp>(),
+    /** Bus names of the embedded processes read (atspiActionNames: their actions are read apart). */
+    readonly embeddedBuses = new Set<string>(),
+  ) {}
+
+  /** The budget of one embedded tree: its own, shorter deadline, so a frozen embed costs only its part. */
+  forEmbed(): Budget {
+    const deadline = Math.min(this.progress.deadline, Date.now() + EMBED_READ_MS);
+    return new Budget({ ...this.progress, deadline }, this.early, this.sources, this.embeddedBuses);
+  }
+
+  /** What an embedded tree's read spent, once it is grafted. */
+  absorb(embed: Budget): void {
+    this.liveNodes += embed.liveNodes;
+    this.liveCapped ||= embed.liveCapped;
+    this.embedsLost += embed.embedsLost + (embed.timedOut ? 1 : 0);
+  }
 
   startDetails(node: RawNode, read: () => Promise<NodeDetails>): void {
     const pending = read();
@@ -103,14 +128,14 @@ export class AtspiTree {
     const budget = new Budget({ signal: progress.signal, log: progress.log, deadline: Math.min(progress.deadline, started + limits.maxMs) });
     // Geometry of cached nodes is fetched while the cache's gaps are filled (one round trip
     // less), unless the count cap would leave most of them out anyway.
-    const tree = await this.fetchTree(app, budget, (cached) => {
+    const tree = await this.fetchTree(app, budget, (cached, source) => {
       const showing = [...cached.byPath.values()].filter(isShowing);
       if (showing.length > limits.maxElements) return;
-      for (const node of showing) budget.startDetails(node, () => this.detailsOf(app, node, budget));
+      for (const node of showing) budget.startDetails(node, () => this.detailsOf(source, node, budget));
     });
     const flat = flattenTree(tree.root, limits.maxDepth, limits.maxElements);
     const details = await this.fetchDetails(app, flat.nodes, budget);
-    const elements = flat.nodes.map((entry) => toElement(app.busName, entry, details.get(entry.node), flat.nodes));
+    const elements = flat.nodes.map((entry) => toElement(entry.node.busName ?? app.busName, entry, details.get(entry.node), flat.nodes));
     let truncated: TreeSnapshot['truncated'] = flat.truncated;
     if (budget.timedOut) {
       const detail = tree.root.children.length === 0 && elements.length <= 1
@@ -119,6 +144,8 @@ export class AtspiTree {
       truncated = { reason: 'time', detail };
     } else if (!truncated && budget.liveCapped) {
       truncated = { reason: 'count', detail: `uncached subtrees cut at ${MANAGED_CHILDREN_CAP} children per list and ${LIVE_NODES_CAP} live nodes` };
+    } else if (!truncated && budget.embedsLost > 0) {
+      truncated = { reason: 'time', detail: `${budget.embedsLost} embedded part(s) drawn by another process did not answer within ${EMBED_READ_MS} ms: their content is missing` };
     }
     // Known by now for every app whose cache was read (one Get per app, remembered).
     const toolkit = budget.timedOut ? undefined : await this.toolkitOf(app, budget);
@@ -128,7 +155,14 @@ export class AtspiTree {
 
   // — structure —
 
-  private async fetchTree(app: AtspiApp, budget: Budget, onCached: (tree: RawTree) => void): Promise<RawTree> {
+  private async fetchTree(
+    app: AtspiApp,
+    budget: Budget,
+    onCached: (tree: RawTree, source: AtspiApp) => void,
+    embedDepth = 0,
+    busesRead = new Set([app.busName]),
+  ): Promise<RawTree> {
+    budget.sources.set(app.busName, app);
     const empty = (): RawTree => ({ root: syntheticRoot(app.rootPath, app.name), byPath: new Map(), orphans: [] });
     try {
       // The cache object only exists once some client registered for an event.
@@ -156,6 +190,7 @@ export class AtspiTree {
       const root = syntheticRoot(app.rootPath, app.name);
       const tree: RawTree = { root, byPath: new Map([[root.path, root]]), orphans: [] };
       await this.walkChildren(app, tree, [root], budget, LIVE_NODES_CAP);
+      await this.followEmbeds(app, tree, budget, onCached, embedDepth, busesRead);
       return tree;
     }
     const tree = assembleCacheTree(items, app.busName, app.rootPath, app.name);
@@ -163,10 +198,77 @@ export class AtspiTree {
       this.showingFromVisible.add(app.busName);
       for (const node of tree.byPath.values()) markShowingWhenVisible(node);
     }
-    onCached(tree);
+    onCached(tree, app);
     await this.reconcile(app, tree, budget);
     adoptShowingOrphans(tree);
+    await this.followEmbeds(app, tree, budget, onCached, embedDepth, busesRead);
     return tree;
+  }
+
+  /**
+   * Reads the trees other processes draw inside this one (atspiEmbeds) and hangs each under its
+   * socket, its nodes marked with their bus. Bounded: MAX_EMBED_DEPTH levels, MAX_EMBEDS trees,
+   * a bus read once per snapshot (a plug answering its own socket cannot loop), EMBED_READ_MS each.
+   */
+  private async followEmbeds(
+    app: AtspiApp,
+    tree: RawTree,
+    budget: Budget,
+    onCached: (tree: RawTree, source: AtspiApp) => void,
+    embedDepth: number,
+    busesRead: Set<string>,
+  ): Promise<void> {
+    if (embedDepth >= MAX_EMBED_DEPTH || budget.expired()) return;
+    const listed = budget.foreign.filter((embed) => tree.byPath.get(embed.socket.path) === embed.socket);
+    const probed = await Promise.all(
+      socketSuspects(tree, new Set(listed.map((embed) => embed.socket))).map(async (socket): Promise<EmbedRef | null> => {
+        try {
+          const [ref] = await this.bus.call(
+            { destination: app.busName, path: socket.path, interface: IFACE.accessible, member: 'GetChildAtIndex', signature: 'i', body: [0] },
+            budget.progress,
+            'list children',
+          );
+          return isForeignRef(ref as ObjectRef, app.busName) ? { socket, plug: ref as ObjectRef } : null;
+        } catch (error) {
+          budget.noteError(error);
+          return null;
+        }
+      }),
+    );
+    const embeds = [...listed, ...probed.filter((embed): embed is EmbedRef => embed !== null)].slice(0, MAX_EMBEDS);
+    await Promise.all(embeds.map((embed) => this.graftEmbed(app, embed, budget, onCached, embedDepth, busesRead)));
+  }
+
+  private async graftEmbed(
+    app: AtspiApp,
+    { socket, plug }: EmbedRef,
+    budget: Budget,
+    onCached: (tree: RawTree, source: AtspiApp) => void,
+    embedDepth: number,
+    busesRead: Set<string>,
+  ): Promise<void> {
+    const busName = await uniqueBusName(this.bus, plug[0], budget.progress);
+    if (!busName || busesRead.has(busName)) return;
+    busesRead.add(busName);
+    budget.embeddedBuses.add(busName);
+    const embedApp: AtspiApp = { ...app, busName, rootPath: plug[1] };
+    const embedBudget = budget.forEmbed();
+    let embedded: RawTree;
+    try {
+      embedded = await this.fetchTree(embedApp, embedBudget, onCached, embedDepth + 1, busesRead);
+    } catch (error) {
+      // A process gone between the socket's answer and ours: the app's own tree stands without it.
+      if (isTandemError(error, 'cancelled') || budget.progress.signal.aborted) throw error;
+      return;
+    } finally {
+      budget.absorb(embedBudget);
+    }
+    if (embedded.root.children.length === 0 && embedded.byPath.size <= 1) return;
+    for (const node of embedded.byPath.values()) node.busName = busName;
+    embedded.root.busName = busName;
+    embedded.root.parentPath = socket.path;
+    embedded.root.indexInParent = socket.children.length;
+    socket.children = [...socket.children, embedded.root];
   }
 
   /** Live GetChildren where the cache is incomplete; walks what the cache never had. */
@@ -251,6 +353,7 @@ export class AtspiTree {
         budget.progress,
         'list children',
       );
+      for (const ref of refs as ObjectRef[]) if (isForeignRef(ref, app.busName)) budget.foreign.push({ socket: node, plug: ref });
       return (refs as ObjectRef[]).filter((ref) => ref[0] === app.busName).map((ref) => ref[1]);
     } catch (error) {
       budget.noteError(error);
@@ -322,7 +425,7 @@ export class AtspiTree {
     const details = new Map<RawNode, NodeDetails>();
     await Promise.all(
       nodes.map(async ({ node }) => {
-        details.set(node, await (budget.early.get(node) ?? this.detailsOf(app, node, budget)));
+        details.set(node, await (budget.early.get(node) ?? this.detailsOf(sourceOf(app, node, budget), node, budget)));
       }),
     );
     await this.correctWindowRelative(app, nodes, details, budget);
@@ -347,7 +450,7 @@ export class AtspiTree {
       const popup = node.children.find((child) => child.interfaces.includes(IFACE.selection));
       if (!popup || budget.expired()) return;
       try {
-        entry.choice = await this.selectedChildName(app, popup.path, budget);
+        entry.choice = await this.selectedChildName(sourceOf(app, node, budget), popup.path, budget);
       } catch (error) {
         budget.noteError(error);
       }
@@ -446,6 +549,9 @@ export class AtspiTree {
   }
 
   private async actionNames(app: AtspiApp, path: string, budget: Budget): Promise<string[]> {
+    if (budget.embeddedBuses.has(app.busName)) {
+      return actionNamesOneByOne(this.bus, app.busName, path, budget.progress, 'read element actions');
+    }
     const [actions] = await this.bus.call(
       { destination: app.busName, path, interface: IFACE.action, member: 'GetActions' },
       budget.progress,
@@ -544,6 +650,11 @@ interface NodeDetails {
   valueTruncated?: boolean;
   /** A combo box's chosen item. */
   choice?: string;
+}
+
+/** The app or embedded process `node` was read from: its reads go there. */
+function sourceOf(app: AtspiApp, node: RawNode, budget: Budget): AtspiApp {
+  return node.busName === undefined ? app : (budget.sources.get(node.busName) ?? app);
 }
 
 /**
@@ -652,7 +763,9 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
   const secure = isSecure(node);
   const extents = details?.extents;
   const showing = hasState(node.states, STATE.showing) && hasState(node.states, STATE.visible);
-  const parent = entry.parentIndex === null ? undefined : all[entry.parentIndex].node;
+  // A handle's parent is on the element's own bus: an embedded tree's root has none there.
+  const parentNode = entry.parentIndex === null ? undefined : all[entry.parentIndex].node;
+  const parent = parentNode && (parentNode.busName ?? '') === (node.busName ?? '') ? parentNode : undefined;
   const actionNames = details?.actionNames;
   // On/off elements (check boxes, toggles) carry their state as their value, not as selected.
   const selectable = hasState(node.states, STATE.selectable);
@@ -666,6 +779,7 @@ function toElement(busName: string, entry: FlatNode, details: NodeDetails | unde
     parentPath: parent?.path ?? null,
     parentInterfaces: parent?.interfaces ?? [],
     indexInParent: parent ? parent.children.indexOf(node) : -1,
+    ...(node.busName !== undefined ? { embedded: true as const } : {}),
     ...(actionNames ? { actionNames } : {}),
   };
   const label = labelOf(details?.labelledBy, all);

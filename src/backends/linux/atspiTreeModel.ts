@@ -21,6 +21,8 @@ export interface RawNode {
   children: RawNode[];
   /** Position in the source list, to keep a stable order among children of unknown index. */
   order: number;
+  /** The bus connection of a node read from an embedded process (atspiEmbeds); absent: the app's own. */
+  busName?: string;
 }
 
 export interface RawTree {
