@@ -53,7 +53,7 @@ export class AtspiAccessibility implements AccessibilityPart {
     // One toolkit read per app, for the tree and the hit test.
     const toolkits = new AtspiToolkits(bus);
     this.tree = new AtspiTree(bus, options.windowOrigin, toolkits);
-    this.actions = new AtspiActions(bus);
+    this.actions = new AtspiActions(bus, toolkits);
     this.hitTest = new AtspiHitTest(bus, toolkits);
     this.settle = new AtspiSettle(bus);
     this.opener = new LinuxAppOpener(bus, this.apps, env, options.windowTitles);

@@ -1,7 +1,8 @@
 // Action names of an element drawn by an embedded process. WebKitGTK's own AT-SPI (2.4x, yelp's
 // web process) never answers GetActions for an element whose one action has no name (headings,
 // sections: measured, no reply in 5 s), while NActions and GetName answer at once: there the
-// names are read one by one. Apps' own elements keep the one GetActions round trip.
+// names are read one by one. Apps' own elements keep the one GetActions round trip. Shared by
+// the tree reader and the actions.
 
 import { IFACE } from '../../../native/linux/atspiProtocol.js';
 import type { Progress } from '../../core/progress.js';
@@ -19,4 +20,11 @@ export async function actionNamesOneByOne(bus: AtspiBus, busName: string, path: 
       return String(name ?? '');
     }),
   );
+}
+
+/** An element's action names: one GetActions call, or one by one where it is drawn by an embedded process. */
+export async function readActionNames(bus: AtspiBus, busName: string, path: string, embedded: boolean, progress: Progress, what: string): Promise<string[]> {
+  if (embedded) return actionNamesOneByOne(bus, busName, path, progress, what);
+  const [actions] = await bus.call({ destination: busName, path, interface: IFACE.action, member: 'GetActions' }, progress, what);
+  return (actions as Array<[string, string, string]>).map(([name]) => name);
 }

@@ -9,9 +9,9 @@ import { IFACE, ROOT_PATH } from '../../../native/linux/atspiProtocol.js';
 import { isCheckableRole, roleName } from '../../../native/linux/atspiRoles.js';
 import { STATE, hasState } from '../../../native/linux/atspiStates.js';
 import type { AtspiBus } from './atspiBus.js';
-import { actionNamesOneByOne } from './atspiActionNames.js';
+import { readActionNames } from './atspiActionNames.js';
 import { atspiHandleOf, type AtspiHandle } from './atspiHandle.js';
-import { ignoresTextInsertion } from './atspiToolkit.js';
+import { AtspiToolkits, ignoresTextInsertion } from './atspiToolkit.js';
 
 /** Canonical action names → AT-SPI action names toolkits use, best first. */
 const ACTION_ALIASES: Record<string, string[]> = {
@@ -46,9 +46,11 @@ export function resolveActionIndex(requested: string, available: readonly string
 
 export class AtspiActions {
   private readonly bus: AtspiBus;
+  private readonly toolkits: AtspiToolkits;
 
-  constructor(bus: AtspiBus) {
+  constructor(bus: AtspiBus, toolkits: AtspiToolkits = new AtspiToolkits(bus)) {
     this.bus = bus;
+    this.toolkits = toolkits;
   }
 
   async performAction(request: ElementActionRequest, progress: Progress): Promise<void> {
@@ -141,8 +143,7 @@ export class AtspiActions {
   }
 
   private async toolkitName(busName: string, progress: Progress): Promise<string> {
-    const toolkit = await this.bus.getProperty(busName, ROOT_PATH, IFACE.application, 'ToolkitName', progress, 'read the toolkit').catch(() => '');
-    return String(toolkit ?? '');
+    return (await this.toolkits.of(busName, ROOT_PATH, progress)).name;
   }
 
   async setSelected(element: ElementNode, selected: boolean, progress: Progress): Promise<void> {
@@ -192,14 +193,8 @@ export class AtspiActions {
     if (ok === false) throw new TandemError('unsupported', `${label} refused the "${names[index]}" action (it may be disabled).`);
   }
 
-  private async actionNames(handle: AtspiHandle, progress: Progress): Promise<string[]> {
-    if (handle.embedded) return actionNamesOneByOne(this.bus, handle.busName, handle.path, progress, 'read the element actions');
-    const [actions] = await this.bus.call(
-      { destination: handle.busName, path: handle.path, interface: IFACE.action, member: 'GetActions' },
-      progress,
-      'read the element actions',
-    );
-    return (actions as Array<[string, string, string]>).map(([name]) => name);
+  private actionNames(handle: AtspiHandle, progress: Progress): Promise<string[]> {
+    return readActionNames(this.bus, handle.busName, handle.path, handle.embedded === true, progress, 'read the element actions');
   }
 
   private async stepValue(handle: AtspiHandle, direction: 1 | -1, progress: Progress): Promise<void> {

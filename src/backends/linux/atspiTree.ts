@@ -18,7 +18,7 @@ import type { AtspiBus } from './atspiBus.js';
 import { atspiIdentity, type AtspiHandle } from './atspiHandle.js';
 import { AtspiToolkits, isGetAllUnsafeToolkit, isWindowRelativeToolkit, type Toolkit } from './atspiToolkit.js';
 import { AtspiObjectMemo } from './atspiObjectMemo.js';
-import { actionNamesOneByOne } from './atspiActionNames.js';
+import { readActionNames } from './atspiActionNames.js';
 import { EMBED_READ_MS, MAX_EMBED_DEPTH, MAX_EMBEDS, isForeignRef, socketSuspects, uniqueBusName, type EmbedRef } from './atspiEmbeds.js';
 import {
   adoptShowingOrphans,
@@ -548,16 +548,8 @@ export class AtspiTree {
     return labelled?.[1].find(([busName]) => busName === app.busName || busName === '')?.[1];
   }
 
-  private async actionNames(app: AtspiApp, path: string, budget: Budget): Promise<string[]> {
-    if (budget.embeddedBuses.has(app.busName)) {
-      return actionNamesOneByOne(this.bus, app.busName, path, budget.progress, 'read element actions');
-    }
-    const [actions] = await this.bus.call(
-      { destination: app.busName, path, interface: IFACE.action, member: 'GetActions' },
-      budget.progress,
-      'read element actions',
-    );
-    return (actions as Array<[string, string, string]>).map(([name]) => name);
+  private actionNames(app: AtspiApp, path: string, budget: Budget): Promise<string[]> {
+    return readActionNames(this.bus, app.busName, path, budget.embeddedBuses.has(app.busName), budget.progress, 'read element actions');
   }
 
   /**

@@ -152,6 +152,15 @@ function direction(dx: number, dy: number): string {
   return parts.join(' and ');
 }
 
+/** The tree once the app has settled, with `element` found in it again; not-found ('vanished', `goneMessage`) when it left. */
+async function readAgain(ctx: ScrollIntoViewContext, element: ElementNode, goneMessage: string): Promise<{ snapshot: TreeSnapshot; element: ElementNode }> {
+  await ctx.settle();
+  const snapshot = await ctx.desktop.snapshot(ctx.pid, ctx.limits, ctx.progress);
+  const again = refind(snapshot.elements, element);
+  if (!again) throw new TandemError('not-found', goneMessage, { reason: 'vanished' });
+  return { snapshot, element: again };
+}
+
 /**
  * Scrolls until the target shows inside its window, then answers where to click. Returns the
  * target unchanged when it is already in view. Throws TandemError('not-found') when it cannot
@@ -198,11 +207,7 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
         throw new TandemError('not-found', `${label(original)} is hidden although it lies inside the view: scrolling cannot reveal it.`, { reason: 'hidden-in-view' });
       }
       rereads++;
-      await ctx.settle();
-      current = await ctx.desktop.snapshot(ctx.pid, ctx.limits, ctx.progress);
-      const again = refind(current.elements, element);
-      if (!again) throw new TandemError('not-found', `${label(original)} disappeared from the tree while Tandem waited for it to show.`, { reason: 'vanished' });
-      element = again;
+      ({ snapshot: current, element } = await readAgain(ctx, element, `${label(original)} disappeared from the tree while Tandem waited for it to show.`));
       continue;
     }
     if (step === MAX_SCROLL_STEPS) {
@@ -218,12 +223,9 @@ export async function scrollIntoView(ctx: ScrollIntoViewContext, snapshot: TreeS
     step++;
     totalX += linesX;
     totalY += linesY;
-    await ctx.settle();
-    current = await ctx.desktop.snapshot(ctx.pid, ctx.limits, ctx.progress);
-    const again = refind(current.elements, element);
-    if (!again) {
-      throw new TandemError('not-found', `${label(original)} disappeared from the tree while scrolling towards it.`, { reason: 'vanished' });
-    }
+    const read = await readAgain(ctx, element, `${label(original)} disappeared from the tree while scrolling towards it.`);
+    current = read.snapshot;
+    const again = read.element;
     // How far one line moved the content, from the target's own move (when both positions are known).
     const moved = again.bounds ?? estimateBounds(current.elements, again);
     if (moved) {
