@@ -73,11 +73,14 @@ export function browserFormSuite(browser: BrowserUnderTest): void {
       const opened = await server.callOk('open_application_and_traverse', { identifier: browser.entry(desktop, `${web.origin}/form`) });
       pid = opened.structured.pid as number;
       assert.equal(opened.structured.app, browser.appName);
-      // The page loads after the window appears: read until it is there, as an agent would.
+      // The page loads after the window appears: read until it is there and on screen, as an agent
+      // would (Firefox lists a loading page's elements a moment before it shows them).
+      const shown = (line: TreeLine): boolean => / visible\b/.test(line.line);
       const page = await eventually(async () => {
         const found = await tree();
-        return found.some((line) => line.role === 'PushButton' && line.text === 'Book courier') ? found : undefined;
-      }, 20_000, 'the form in the tree');
+        const onScreen = (role: string, name: string): boolean => found.some((line) => line.role === role && line.text === name && shown(line));
+        return onScreen('PushButton', 'Book courier') && onScreen('Entry', 'Recipient name') ? found : undefined;
+      }, 20_000, 'the form in the tree, on screen');
       const find = (role: string, name: string): TreeLine | undefined => page.find((line) => line.role === role && line.text === name);
       assert.equal(find('Entry', 'Recipient name')?.value, '', 'the text field by its label, empty');
       assert.equal(find('Entry', 'Courier note')?.value, '');
