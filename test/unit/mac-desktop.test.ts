@@ -155,6 +155,20 @@ test("should press select-all on the key that types 'a' on the person's layout: 
   await desktop.close();
 });
 
+test('should read the keyboard layout for letters only: named keys and digits keep their kVK codes', async () => {
+  const { fake, desktop } = setup();
+  // A layout that would move every key it names, were it consulted.
+  fake.keyboardLayout = layoutWith({ a: 0x0c, '1': 0x00, '\r': 0x00 });
+  await desktop.pressKey('return', [], progress());
+  await desktop.pressKey('escape', [], progress());
+  await desktop.pressKey('1', ['meta'], progress());
+  assert.equal(fake.layoutReads, 0, 'no Text Input Source call for a named key or a digit');
+  assert.deepEqual(fake.posted.filter((e) => e.type === 10).map((e) => e.keycode), [0x24, 0x35, 0x12]);
+  await desktop.pressKey('a', ['meta'], progress());
+  assert.equal(fake.layoutReads, 1);
+  await desktop.close();
+});
+
 test('should post select-all on macOS as Command (kCGEventFlagMaskCommand) with kVK_ANSI_A', async () => {
   const { fake, desktop } = setup();
   const { key, modifiers } = selectAllKey('darwin');

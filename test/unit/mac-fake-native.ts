@@ -121,6 +121,8 @@ export class FakeMacNative implements MacNative {
   tapEnabled = false;
   /** The current keyboard layout's keys (keyboardLayoutKeys); null: a layout without Unicode key data. */
   keyboardLayout: LayoutKey[] | null = null;
+  /** How often the keyboard layout was read (Text Input Source calls on a Mac). */
+  layoutReads = 0;
   /** IsSecureEventInputEnabled: a password field (or Terminal's Secure Keyboard Entry) hides keys from taps. */
   secureInput = false;
   /** The callback of the last tap created (the window server calls it for every event while enabled). */
@@ -334,7 +336,10 @@ export class FakeMacNative implements MacNative {
 
   readonly hiToolbox: MacNative['hiToolbox'] = {
     IsSecureEventInputEnabled: () => this.secureInput,
-    keyboardLayoutKeys: () => this.keyboardLayout,
+    keyboardLayoutKeys: () => {
+      this.layoutReads++;
+      return this.keyboardLayout;
+    },
   };
 
   readonly callbacks: MacNative['callbacks'] = {

@@ -9,7 +9,7 @@ import type { Modifier, Point } from '../../core/model.js';
 import { TandemError } from '../../core/errors.js';
 import type { MacNative, NullableRef, Ref } from '../../../native/macos/macNative.js';
 import { CGEventField, CGEventTapLocation, CGEventType, CGMouseButton, kCGScrollEventUnitLine } from '../../../native/macos/macNative.js';
-import { layoutKeyStroke, modifierFlags, NAMED_KEYCODES, requireKeyStroke } from './macKeys.js';
+import { isLayoutLetter, layoutKeyStroke, modifierFlags, NAMED_KEYCODES, requireKeyStroke } from './macKeys.js';
 import { COUNTED_OWN_EVENT_TYPES, TANDEM_EVENT_MARKER } from './cgEventTapPolicy.js';
 
 /** CGEventKeyboardSetUnicodeString keeps at most 20 UTF-16 units per event. */
@@ -147,7 +147,10 @@ export class CGEventInput {
   }
 
   pressKey(key: KeyName, modifiers: readonly Modifier[]): void {
-    const stroke = layoutKeyStroke(key, this.native.hiToolbox?.keyboardLayoutKeys?.()) ?? requireKeyStroke(key);
+    // The layout is read for letters only: named keys and digits keep their kVK codes, and the
+    // Text Input Source calls (main thread only, TextInputSources.h) are not made for them.
+    const layout = isLayoutLetter(key) ? this.native.hiToolbox?.keyboardLayoutKeys?.() : undefined;
+    const stroke = layoutKeyStroke(key, layout) ?? requireKeyStroke(key);
     const flags = modifierFlags(modifiers) | (stroke.shift ? modifierFlags(['shift']) : 0n);
     this.keyEvent(stroke.keycode, true, flags);
     this.keyEvent(stroke.keycode, false, flags);

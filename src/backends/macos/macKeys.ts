@@ -75,6 +75,11 @@ export function keyStrokeFor(key: string): MacKeyStroke | null {
   return null;
 }
 
+/** Whether `key` is a letter, pressed on the key that types it on the current layout (layoutKeyStroke). */
+export function isLayoutLetter(key: string): boolean {
+  return /^[a-z]$/i.test(key);
+}
+
 /**
  * A letter's key on the person's keyboard layout, where it is not the ANSI one: on AZERTY the
  * key at kVK_ANSI_A types "q", and Command with it is Command-Q, which quits the app (the same
@@ -82,7 +87,7 @@ export function keyStrokeFor(key: string): MacKeyStroke | null {
  * letter (Cyrillic…) keeps the ANSI key, which is what macOS matches shortcuts against there.
  */
 export function layoutKeyStroke(key: string, layout: readonly LayoutKey[] | null | undefined): MacKeyStroke | null {
-  if (!layout || !/^[a-z]$/i.test(key)) return null;
+  if (!layout || !isLayoutLetter(key)) return null;
   const lower = key.toLowerCase();
   const found = layout.find((k) => k.plain === lower);
   return found ? { keycode: found.keycode, shift: key !== lower } : null;
